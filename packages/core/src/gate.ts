@@ -1,0 +1,272 @@
+import { messageOf, ToolgateError } from './errors.js';
+import { capOutput, type JsonObject, type JsonValue, toJsonValue } from './json.js';
+import { type Manifest, parseManifest } from './manifest.js';
+import {
+  type Decision,
+  type Policy,
+  type PolicyRequest,
+  type PolicySubject,
+  type PolicyVerdict,
+  policies,
+} from './policy.js';
+import { noopRecorder, type Recorder, type ToolErrorData, type ToolReturnedRecord } from './recorder.js';
+import { dispatch, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
+import type { ToolDescription } from './tool.js';
+
+/** A request an approver is asked to decide (policy said `ask`). */
+export interface ApprovalRequest extends PolicyRequest {
+  callId: string;
+  reason: string;
+}
+
+/** Decides `ask` calls: true (or `{ approved: true }`) lets the call run. */
+export type Approver = (
+  request: ApprovalRequest,
+) =>
+  | boolean
+  | { approved: boolean; reason?: string }
+  | Promise<boolean | { approved: boolean; reason?: string }>;
+
+/** What a {@link ToolGate} is built with. Every input that is not a pure function of the run is injected. */
+export interface ToolGateOptions {
+  /** Default: {@link policies.allowAll} (the grant is still the boundary). */
+  policy?: Policy;
+  /** Decides `ask`. Without one, `ask` is a deny that says so. */
+  approver?: Approver;
+  /** Where every call is recorded. Default: nothing is recorded. */
+  recorder?: Recorder;
+  /** Makes call ids. Default: `crypto.randomUUID`; inject a counter for byte-identical ledgers. */
+  callIds?: () => string;
+  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  maxOutputChars?: number;
+}
+
+/** The outcome of a call through an agent handle: an output, or an error the model can read. */
+export type ToolResult =
+  | { callId: string; tool: string; isError: false; output: JsonValue }
+  | { callId: string; tool: string; isError: true; error: ToolErrorData };
+
+/** One call of a batch: what a model asked for in one turn. */
+export interface ToolCall {
+  name: string;
+  parameters?: unknown;
+}
+
+/**
+ * The gate between agents and tools. It binds the registry, policy, approver and recorder once;
+ * {@link ToolGate.forAgent} hands each agent a handle bound to its manifest.
+ *
+ * @example
+ * const gate = new ToolGate(registry, { policy: policies.workspace(), recorder });
+ * const teller = gate.forAgent({ name: 'fortune-teller', tools: ['oracle'] });
+ * const result = await teller.callTool('oracle', { seed: 'moss' });
+ */
+export class ToolGate {
+  readonly registry: ToolRegistry;
+  readonly policy: Policy;
+  readonly recorder: Recorder;
+  readonly maxOutputChars: number;
+  readonly #approver: Approver | undefined;
+  readonly #callIds: () => string;
+
+  constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
+    this.registry = registry;
+    this.policy = options.policy ?? policies.allowAll();
+    this.recorder = options.recorder ?? noopRecorder;
+    this.maxOutputChars = options.maxOutputChars ?? 100_000;
+    this.#approver = options.approver;
+    this.#callIds = options.callIds ?? (() => crypto.randomUUID());
+  }
+
+  /** A handle bound to one agent's manifest (validated here). */
+  forAgent(manifest: Manifest | unknown): AgentHandle {
+    return new AgentHandle(this, parseManifest(manifest));
+  }
+
+  /**
+   * Runs one call through the whole pipeline, recording to `recorder`. Nothing the model asks for
+   * makes it throw; only a failing recorder does (a run is never silently unrecorded).
+   * @internal
+   */
+  async run(manifest: Manifest, name: unknown, parameters: unknown, recorder: Recorder): Promise<ToolResult> {
+    const callId = this.#callIds();
+    const tool = typeof name === 'string' ? name : String(name);
+    const agent = manifest.name;
+    await recorder.toolCalled({ callId, agent, tool, parameters: recordable(parameters) });
+    const finish = async (end: { output: JsonValue } | { error: unknown }): Promise<ToolResult> => {
+      const record: ToolReturnedRecord =
+        'output' in end
+          ? { callId, agent, tool, isError: false, output: capOutput(end.output, this.maxOutputChars) }
+          : { callId, agent, tool, isError: true, error: errorData(end.error) };
+      await recorder.toolReturned(record);
+      const { agent: _agent, ...result } = record;
+      return result;
+    };
+    let resolved: ResolvedTool;
+    let valid: JsonObject;
+    try {
+      this.registry.authorize(manifest, name);
+      resolved = await this.registry.resolve(tool);
+      valid = validate(resolved, parameters);
+    } catch (error) {
+      return finish({ error });
+    }
+    let verdict: PolicyVerdict;
+    let allowed: boolean;
+    try {
+      const subject = await policySubject(resolved, valid);
+      const said = this.policy.decide({ agent, tool, parameters: valid, subject });
+      const settled = await this.#settle(said, { agent, tool, parameters: valid, subject, callId });
+      verdict = { ...said, reason: settled.reason };
+      allowed = settled.allowed;
+    } catch (error) {
+      return finish({ error });
+    }
+    await recorder.policyDecided({
+      callId,
+      agent,
+      tool,
+      verdict: verdict.decision,
+      decision: allowed ? 'allow' : 'deny',
+      reason: verdict.reason,
+      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+    });
+    if (!allowed) {
+      const denial = `permission denied: agent "${agent}" may not call "${tool}" here (${verdict.reason})`;
+      return finish({ error: new ToolgateError('PERMISSION_DENIED', denial) });
+    }
+    let outcome: { output: JsonValue } | { error: unknown };
+    try {
+      outcome = { output: await dispatch(resolved, valid) };
+    } catch (error) {
+      outcome = { error };
+    }
+    return finish(outcome);
+  }
+
+  async #settle(
+    verdict: { decision: Decision; reason: string },
+    request: ApprovalRequest | Omit<ApprovalRequest, 'reason'>,
+  ): Promise<{ allowed: boolean; reason: string }> {
+    if (verdict.decision !== 'ask') return { allowed: verdict.decision === 'allow', reason: verdict.reason };
+    const approver = this.#approver;
+    if (!approver)
+      return { allowed: false, reason: `${verdict.reason}; policy says ask and no approver is configured` };
+    try {
+      const answer = await approver({ ...request, reason: verdict.reason });
+      const approved = typeof answer === 'boolean' ? answer : answer.approved === true;
+      const because = typeof answer === 'object' && answer.reason ? `: ${answer.reason}` : '';
+      return {
+        allowed: approved,
+        reason: `${verdict.reason}; ${approved ? 'approved' : 'not approved'}${because}`,
+      };
+    } catch (error) {
+      return {
+        allowed: false,
+        reason: `${verdict.reason}; the approver failed (${messageOf(error)}), so it is denied`,
+      };
+    }
+  }
+}
+
+async function policySubject(resolved: ResolvedTool, parameters: JsonObject): Promise<PolicySubject> {
+  if (resolved.where !== 'in-process' || !resolved.tool.policySubject) return {};
+  return resolved.tool.policySubject(parameters);
+}
+
+function recordable(parameters: unknown): JsonValue {
+  try {
+    return toJsonValue(parameters ?? {});
+  } catch (error) {
+    return { unrecordable: messageOf(error) };
+  }
+}
+
+function errorData(error: unknown): ToolErrorData {
+  if (ToolgateError.is(error)) return { code: error.code, message: error.message };
+  return { code: 'TOOL_FAILED', message: messageOf(error) };
+}
+
+/**
+ * What an agent holds: the tools of one manifest, through the gate. Nothing a model asks for
+ * throws here: a violation, an unknown tool, bad parameters, a denial or a failing tool all come
+ * back as a {@link ToolResult} with `isError: true`.
+ */
+export class AgentHandle {
+  readonly #gate: ToolGate;
+  readonly manifest: Manifest;
+
+  constructor(gate: ToolGate, manifest: Manifest) {
+    this.#gate = gate;
+    this.manifest = manifest;
+  }
+
+  /** Calls one tool. */
+  callTool(name: string, parameters?: unknown): Promise<ToolResult> {
+    return this.#gate.run(this.manifest, name, parameters, this.#gate.recorder);
+  }
+
+  /**
+   * Calls the tools of one model turn. They run concurrently only when every permitted call (granted
+   * and known) is parallel-safe; otherwise one after another. Results, and the records of a
+   * concurrent batch, come back in the model's order.
+   */
+  async callTools(calls: readonly ToolCall[]): Promise<ToolResult[]> {
+    if (!(await this.#allParallelSafe(calls))) {
+      const results: ToolResult[] = [];
+      for (const call of calls) results.push(await this.callTool(call.name, call.parameters));
+      return results;
+    }
+    const buffers = calls.map(() => new BufferedRecorder());
+    const results = await Promise.all(
+      calls.map((call, index) => this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!)),
+    );
+    for (const buffer of buffers) await buffer.flushTo(this.#gate.recorder);
+    return results;
+  }
+
+  async #allParallelSafe(calls: readonly ToolCall[]): Promise<boolean> {
+    for (const call of calls) {
+      if (!this.manifest.tools.includes(call.name)) continue;
+      const tool = this.#gate.registry.get(call.name);
+      if (tool) {
+        if (!tool.parallelSafe) return false;
+      } else if (await this.#gate.registry.has(call.name)) {
+        return false; // a remote tool's read-only hint is not trusted
+      }
+    }
+    return true;
+  }
+
+  /** The model-facing descriptions and JSON Schemas of exactly the granted tools that exist. */
+  toolSchemas(): Promise<ToolDescription[]> {
+    return this.#gate.registry.descriptions(this.manifest.tools);
+  }
+
+  /** The `AVAILABLE TOOLS` prompt block, or `''` when the agent is granted nothing. */
+  async availableToolsBlock(): Promise<string> {
+    if (this.manifest.tools.length === 0) return '';
+    const lines = await this.#gate.registry.describe(this.manifest.tools);
+    return lines === '' ? '' : `AVAILABLE TOOLS\n${lines}`;
+  }
+}
+
+type Entry = { [K in keyof Recorder]: { method: K; record: Parameters<Recorder[K]>[0] } }[keyof Recorder];
+
+/** Holds one call's records so a concurrent batch can be recorded in the model's order. */
+class BufferedRecorder implements Recorder {
+  readonly #entries: Entry[] = [];
+  toolCalled(record: Parameters<Recorder['toolCalled']>[0]) {
+    this.#entries.push({ method: 'toolCalled', record });
+  }
+  policyDecided(record: Parameters<Recorder['policyDecided']>[0]) {
+    this.#entries.push({ method: 'policyDecided', record });
+  }
+  toolReturned(record: Parameters<Recorder['toolReturned']>[0]) {
+    this.#entries.push({ method: 'toolReturned', record });
+  }
+  async flushTo(recorder: Recorder): Promise<void> {
+    for (const entry of this.#entries)
+      await (recorder[entry.method] as (record: unknown) => unknown)(entry.record);
+  }
+}

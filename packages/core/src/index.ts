@@ -1,0 +1,61 @@
+/**
+ * @toolgate/core: typed tools, grants enforced by the runtime, the policy gate and the call
+ * pipeline. Touches no OS and knows nothing of MCP.
+ *
+ * @module
+ */
+export {
+  CapabilityViolation,
+  messageOf,
+  ToolgateError,
+  type ToolgateErrorCode,
+  toolgateErrorCodes,
+} from './errors.js';
+export {
+  type AgentHandle,
+  type ApprovalRequest,
+  type Approver,
+  type ToolCall,
+  ToolGate,
+  type ToolGateOptions,
+  type ToolResult,
+} from './gate.js';
+export {
+  capOutput,
+  capText,
+  type JsonObject,
+  type JsonValue,
+  toJsonValue,
+  truncationMarker,
+} from './json.js';
+export { type Grant, type Manifest, manifestSchema, parseManifest } from './manifest.js';
+export {
+  type Decision,
+  Policy,
+  type PolicyDocument,
+  type PolicyRequest,
+  type PolicyRule,
+  type PolicySubject,
+  type PolicyVerdict,
+  policies,
+} from './policy.js';
+export { parsePolicy, parsePolicyText, policyDocumentSchema } from './policy-document.js';
+export {
+  noopRecorder,
+  type PolicyDecidedRecord,
+  type Recorder,
+  type ToolCalledRecord,
+  type ToolErrorData,
+  type ToolReturnedRecord,
+} from './recorder.js';
+export { describeTool, type ResolvedTool, ToolRegistry } from './registry.js';
+export type { ToolResolver } from './resolver.js';
+export {
+  defineTool,
+  type JsonSchema,
+  type Tool,
+  type ToolDefinition,
+  type ToolDescription,
+  toolNamePattern,
+} from './tool.js';
+export { formatIssues } from './zod-issues.js';

@@ -1,0 +1,102 @@
+import { ToolgateError } from './errors.js';
+
+/** A value that survives `JSON.stringify` / `JSON.parse` unchanged. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object, the shape tool parameters and most tool outputs take. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * Checks that `value` is plain JSON and returns it as such. Values JSON would silently mangle are
+ * refused: functions, symbols, bigints, non-finite numbers, cycles, Maps and Sets. `undefined` at
+ * the top becomes `null`; `undefined` properties are dropped; objects with `toJSON` (such as Date)
+ * are converted the way `JSON.stringify` would.
+ *
+ * @param what names the value in the error message, e.g. `output of tool "oracle"`.
+ */
+export function toJsonValue(value: unknown, what = 'value'): JsonValue {
+  return convert(value, what, '$', new Set());
+}
+
+function convert(value: unknown, what: string, path: string, seen: Set<object>): JsonValue {
+  switch (typeof value) {
+    case 'undefined':
+      return null;
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) fail(what, path, `the number ${value} has no JSON form`);
+      return value;
+    case 'bigint':
+      fail(what, path, 'a bigint has no JSON form; return it as a string');
+      break;
+    case 'function':
+      fail(what, path, 'a function has no JSON form');
+      break;
+    case 'symbol':
+      fail(what, path, 'a symbol has no JSON form');
+      break;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (seen.has(object)) fail(what, path, 'it refers back to itself (a cycle)');
+  if (object instanceof Map || object instanceof Set) {
+    fail(what, path, `a ${object.constructor.name} has no JSON form; return an object or array`);
+  }
+  const withToJson = object as { toJSON?: unknown };
+  if (typeof withToJson.toJSON === 'function') {
+    return convert((withToJson.toJSON as () => unknown)(), what, path, seen);
+  }
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      return object.map((item, index) => convert(item, what, `${path}[${index}]`, seen));
+    }
+    const result: JsonObject = {};
+    for (const [key, item] of Object.entries(object)) {
+      if (item === undefined) continue;
+      result[key] = convert(item, what, `${path}.${key}`, seen);
+    }
+    return result;
+  } finally {
+    seen.delete(object);
+  }
+}
+
+function fail(what: string, path: string, why: string): never {
+  throw new ToolgateError(
+    'INVALID_OUTPUT',
+    `${what} is not JSON at ${path}: ${why}; tools must return plain JSON values`,
+  );
+}
+
+/** The marker appended to text that was cut short. */
+export function truncationMarker(omitted: number, unit = 'characters'): string {
+  return `\n[… truncated: ${omitted} more ${unit} not shown]`;
+}
+
+/**
+ * Cuts `text` to at most `max` characters (plus an explicit marker saying how much was left out).
+ * Never splits a surrogate pair.
+ */
+export function capText(text: string, max: number): { text: string; truncated: boolean; omitted: number } {
+  if (text.length <= max) return { text, truncated: false, omitted: 0 };
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const omitted = text.length - end;
+  return { text: text.slice(0, end) + truncationMarker(omitted), truncated: true, omitted };
+}
+
+/**
+ * Caps a JSON output to `maxChars` of serialised JSON. An output that fits is returned as it is;
+ * one that does not becomes `{ truncated: true, omittedChars, text }` with the first part of its
+ * JSON text and a marker, so the model sees that, and how much, was cut.
+ */
+export function capOutput(output: JsonValue, maxChars: number): JsonValue {
+  const serialised = JSON.stringify(output);
+  if (serialised.length <= maxChars) return output;
+  const capped = capText(serialised, maxChars);
+  return { truncated: true, omittedChars: capped.omitted, text: capped.text };
+}

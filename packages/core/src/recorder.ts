@@ -1,0 +1,53 @@
+import type { ToolgateErrorCode } from './errors.js';
+import type { JsonValue } from './json.js';
+import type { Decision } from './policy.js';
+
+/** A call as the gate received it, before any check. */
+export interface ToolCalledRecord {
+  callId: string;
+  agent: string;
+  tool: string;
+  parameters: JsonValue;
+}
+
+/** The policy decision on a call (after an approver, when policy said `ask`). */
+export interface PolicyDecidedRecord {
+  callId: string;
+  agent: string;
+  tool: string;
+  /** What policy said. */
+  verdict: Decision;
+  /** What happened: `allow` runs the call, `deny` refuses it. */
+  decision: 'allow' | 'deny';
+  reason: string;
+  rule?: number;
+}
+
+/** A failure, as data a model can read. */
+export interface ToolErrorData {
+  code: ToolgateErrorCode;
+  message: string;
+}
+
+/** How a call ended. */
+export type ToolReturnedRecord =
+  | { callId: string; agent: string; tool: string; isError: false; output: JsonValue }
+  | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData };
+
+/**
+ * What the gate tells a recorder, in order, for every call through an agent handle:
+ * `toolCalled`, then `policyDecided` (when policy was consulted), then `toolReturned`. The ledger
+ * implements it. A recorder that throws fails the call loudly: a run is never silently unrecorded.
+ */
+export interface Recorder {
+  toolCalled(record: ToolCalledRecord): void | Promise<void>;
+  policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
+  toolReturned(record: ToolReturnedRecord): void | Promise<void>;
+}
+
+/** A recorder that records nothing: the default. */
+export const noopRecorder: Recorder = {
+  toolCalled() {},
+  policyDecided() {},
+  toolReturned() {},
+};

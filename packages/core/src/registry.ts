@@ -1,0 +1,159 @@
+import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
+import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
+import type { Grant } from './manifest.js';
+import type { ToolResolver } from './resolver.js';
+import type { Tool, ToolDescription } from './tool.js';
+
+/** Where a granted tool lives: in this process, or behind a resolver. */
+export type ResolvedTool =
+  | { readonly where: 'in-process'; readonly tool: Tool; readonly description: ToolDescription }
+  | { readonly where: 'resolver'; readonly resolver: ToolResolver; readonly description: ToolDescription };
+
+/**
+ * Holds the tools of a run and dispatches calls to them, after the grant check. Tools registered
+ * here run in-process; anything else is asked of the resolver, if one is set.
+ *
+ * @example
+ * const registry = new ToolRegistry().register(oracle);
+ * await registry.call('fortune-teller', { name: 'fortune-teller', tools: ['oracle'] }, 'oracle', { seed: 'x' });
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+  #resolver: ToolResolver | undefined;
+
+  /** Adds a tool. A second tool of the same name is an error, never a silent overwrite. */
+  register(tool: Tool): this {
+    if (this.#tools.has(tool.name)) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `a tool named "${tool.name}" is already registered; give the new tool another name`,
+      );
+    }
+    this.#tools.set(tool.name, tool);
+    return this;
+  }
+
+  /** Sets (or, with undefined, removes) the resolver for tools that live elsewhere. */
+  setResolver(resolver: ToolResolver | undefined): this {
+    this.#resolver = resolver;
+    return this;
+  }
+
+  /** The in-process tool of exactly this name. */
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** The names of the in-process tools. */
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** True when a tool of exactly this name is in-process or served by the resolver. */
+  async has(name: string): Promise<boolean> {
+    return this.#tools.has(name) || ((await this.#resolver?.has(name)) ?? false);
+  }
+
+  /**
+   * The description of each named tool that exists, in the order given; in-process descriptions
+   * first, the resolver's otherwise, so a prompt reads the same whichever transport serves a tool.
+   */
+  async descriptions(names: readonly string[]): Promise<ToolDescription[]> {
+    const found = await Promise.all(names.map((name) => this.#describe(name)));
+    return found.filter((description) => description !== undefined);
+  }
+
+  async #describe(name: string): Promise<ToolDescription | undefined> {
+    const tool = this.#tools.get(name);
+    if (tool) return describeTool(tool);
+    const resolver = this.#resolver;
+    return resolver && (await resolver.has(name)) ? resolver.describe(name) : undefined;
+  }
+
+  /** One line per known tool, `- name: description`; unknown names are skipped. */
+  async describe(names: readonly string[]): Promise<string> {
+    const found = await this.descriptions(names);
+    return found.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n');
+  }
+
+  /**
+   * Throws {@link CapabilityViolation} unless `tool` is, exactly, one of the grant's tools. Runs
+   * before anything else about the call, and touches no resolver.
+   */
+  authorize(grant: Grant, tool: unknown): asserts tool is string {
+    if (typeof tool !== 'string' || !grant.tools.includes(tool)) {
+      throw new CapabilityViolation(grant.name, typeof tool === 'string' ? tool : String(tool), grant.tools);
+    }
+  }
+
+  /** Finds where a tool lives, or throws UNKNOWN_TOOL. */
+  async resolve(name: string): Promise<ResolvedTool> {
+    const tool = this.#tools.get(name);
+    if (tool) return { where: 'in-process', tool, description: describeTool(tool) };
+    const resolver = this.#resolver;
+    if (resolver && (await resolver.has(name))) {
+      const description = await resolver.describe(name);
+      if (description) return { where: 'resolver', resolver, description };
+    }
+    throw new ToolgateError(
+      'UNKNOWN_TOOL',
+      `no tool named ${JSON.stringify(name)} is registered or served by a resolver; ` +
+        'register it, or attach the server that provides it',
+    );
+  }
+
+  /**
+   * Calls a tool for an agent: the grant check, then in-process dispatch or the resolver. Raises
+   * on every failure (a grant violation and an unknown tool are faults of the caller); the
+   * agent-facing {@link AgentHandle} folds them into results instead.
+   */
+  async call(
+    agent: string,
+    manifest: Pick<Grant, 'tools'>,
+    tool: string,
+    parameters: unknown,
+  ): Promise<JsonValue> {
+    this.authorize({ name: agent, tools: manifest.tools }, tool);
+    const resolved = await this.resolve(tool);
+    const valid = validate(resolved, parameters);
+    return dispatch(resolved, valid);
+  }
+}
+
+/** Validates parameters against the resolved tool: its zod schema in-process, a JSON object otherwise. */
+export function validate(resolved: ResolvedTool, parameters: unknown): JsonObject {
+  if (resolved.where === 'in-process') return resolved.tool.parse(parameters) as JsonObject;
+  const value = toJsonValue(parameters ?? {}, `parameters of tool "${resolved.description.name}"`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ToolgateError(
+      'INVALID_PARAMETERS',
+      `invalid parameters for tool "${resolved.description.name}": (root): expected an object; ` +
+        'call it again with an object of named parameters',
+    );
+  }
+  return value;
+}
+
+/** Runs a validated call and checks its output is JSON. */
+export async function dispatch(resolved: ResolvedTool, parameters: JsonObject): Promise<JsonValue> {
+  const name = resolved.description.name;
+  if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters);
+  let output: unknown;
+  try {
+    output = await resolved.tool.run(parameters);
+  } catch (error) {
+    if (ToolgateError.is(error)) throw error;
+    throw new ToolgateError('TOOL_FAILED', `tool "${name}" failed: ${messageOf(error)}`, { cause: error });
+  }
+  return toJsonValue(output, `the output of tool "${name}"`);
+}
+
+/** The plain description of a tool, as a model or a remote client sees it. */
+export function describeTool(tool: Tool): ToolDescription {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    parallelSafe: tool.parallelSafe,
+  };
+}

@@ -1,0 +1,19 @@
+import type { JsonObject, JsonValue } from './json.js';
+import type { ToolDescription } from './tool.js';
+
+/**
+ * Serves tools that live outside this process (an MCP server, a recorded run). Every method is
+ * async so a transport can implement it. The registry consults a resolver only after the grant
+ * check has passed, so a resolver never sees a call the agent was not granted.
+ */
+export interface ToolResolver {
+  /** True when this resolver serves a tool of exactly this name. */
+  has(name: string): Promise<boolean>;
+  /** The tool's description and schema, or undefined when it does not serve it. */
+  describe(name: string): Promise<ToolDescription | undefined>;
+  /**
+   * Runs the tool and returns its output as JSON. A failure the model should read (the remote
+   * tool reported an error, the server is down) rejects with a ToolgateError.
+   */
+  call(name: string, parameters: JsonObject): Promise<JsonValue>;
+}

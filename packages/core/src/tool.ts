@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { messageOf, ToolgateError } from './errors.js';
+import type { PolicySubject } from './policy.js';
+import { formatIssues } from './zod-issues.js';
+
+/** Tool names a model can call: letters, digits, `_`, `.`, `-`; 1 to 64 characters. */
+export const toolNamePattern = /^[a-zA-Z0-9_.-]{1,64}$/;
+
+/** The JSON Schema of a tool's parameters, as a model sees it. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** What a model is told about a tool: its name, what it does, and its parameters' JSON Schema. */
+export interface ToolDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** True when the tool has no side effects and may run concurrently with others. */
+  readonly parallelSafe?: boolean;
+}
+
+/** What {@link defineTool} takes. */
+export interface ToolDefinition<Input extends z.ZodObject> {
+  /** The name a model calls the tool by; must match {@link toolNamePattern}. */
+  name: string;
+  /** What the tool does, for the model. Required. */
+  description: string;
+  /** A zod object schema; every property needs `.describe()`. */
+  input: Input;
+  /** Does the work. May be sync or async; returns a JSON-serialisable value. */
+  run: (parameters: z.output<Input>) => unknown;
+  /** True when the tool only reads and may run concurrently with other such tools. Default false. */
+  parallelSafe?: boolean;
+  /**
+   * Turns validated parameters into the canonical resources policy rules match on: resolved
+   * paths, parsed commands, parsed hosts. A tool without it is matched by name only.
+   */
+  policySubject?: (parameters: z.output<Input>) => PolicySubject | Promise<PolicySubject>;
+}
+
+/** A defined, described tool. Create one with {@link defineTool}. */
+export interface Tool<Input extends z.ZodObject = z.ZodObject> extends ToolDescription {
+  readonly input: Input;
+  readonly parallelSafe: boolean;
+  /** Validates raw parameters: the parsed value, or a ToolgateError naming the bad field. */
+  parse(parameters: unknown): z.output<Input>;
+  run(parameters: z.output<Input>): unknown;
+  policySubject?(parameters: z.output<Input>): PolicySubject | Promise<PolicySubject>;
+}
+
+/**
+ * Defines a typed tool. The JSON Schema the model sees is derived from the zod schema; a tool that
+ * cannot be described accurately (no description, an undescribed parameter, a type JSON Schema
+ * cannot express) is refused here, before any agent runs.
+ *
+ * @example
+ * const oracle = defineTool({
+ *   name: 'oracle',
+ *   description: 'Draw a cryptic omen from a seed.',
+ *   input: z.object({ seed: z.string().describe('Any text; the same seed gives the same omen.') }),
+ *   run: ({ seed }) => ({ omen: pickOmen(seed) }),
+ *   parallelSafe: true,
+ * });
+ */
+export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition<Input>): Tool<Input> {
+  const { name, description, input, run } = definition;
+  if (typeof name !== 'string' || !toolNamePattern.test(name)) {
+    throw invalid(
+      `tool name ${JSON.stringify(name)} is not allowed; use 1–64 letters, digits, "_", "." or "-"`,
+    );
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    throw invalid(`tool "${name}" has no description; a model cannot use a tool it is not told about`);
+  }
+  if (!(input instanceof z.ZodObject)) {
+    throw invalid(`tool "${name}" must take a zod object schema as "input" (z.object({ … }))`);
+  }
+  if (typeof run !== 'function') throw invalid(`tool "${name}" has no "run" function`);
+
+  const strictInput = (input.def.catchall === undefined ? input.strict() : input) as Input;
+  const inputSchema = describeSchema(name, strictInput);
+  const tool: Tool<Input> = {
+    name,
+    description,
+    input,
+    inputSchema,
+    parallelSafe: definition.parallelSafe ?? false,
+    parse: (parameters) => parseParameters(name, strictInput, parameters),
+    run,
+  };
+  if (definition.policySubject) tool.policySubject = definition.policySubject;
+  return Object.freeze(tool);
+}
+
+function describeSchema(name: string, input: z.ZodObject): JsonSchema {
+  let schema: JsonSchema;
+  try {
+    schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+  } catch (error) {
+    throw invalid(
+      `tool "${name}" has parameters JSON Schema cannot express (${messageOf(error)}); ` +
+        'use strings, numbers, booleans, enums, arrays and objects',
+      error,
+    );
+  }
+  const properties = (schema.properties ?? {}) as Record<string, { description?: unknown }>;
+  const undescribed = Object.keys(properties).filter((key) => !properties[key]?.description);
+  if (undescribed.length > 0) {
+    throw invalid(
+      `tool "${name}" has parameters without a description: ${undescribed.join(', ')}; ` +
+        'add .describe("…") to each',
+    );
+  }
+  delete schema.$schema;
+  return schema;
+}
+
+function parseParameters<Input extends z.ZodObject>(
+  name: string,
+  input: Input,
+  parameters: unknown,
+): z.output<Input> {
+  const result = input.safeParse(parameters ?? {});
+  if (result.success) return result.data;
+  throw new ToolgateError(
+    'INVALID_PARAMETERS',
+    `invalid parameters for tool "${name}": ${formatIssues(result.error)}; ` +
+      'call it again with parameters that match its schema',
+  );
+}
+
+function invalid(message: string, cause?: unknown): ToolgateError {
+  return new ToolgateError('INVALID_DEFINITION', message, cause === undefined ? undefined : { cause });
+}
