@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+const run = (command, args, cwd) =>
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
 const scratch = mkdtempSync(join(tmpdir(), 'toolgate-packs-'));
 const catalog = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
-const pinned = (name) => catalog.match(new RegExp(`'?${name.replace('/', '\\/')}'?: (\\S+)`))?.[1];
+const pinned = (name) => catalog.match(new RegExp(`["']?${name}["']?: (\\S+)`))?.[1];
 
 try {
   const packages = readdirSync(join(root, 'packages'))
@@ -28,10 +29,18 @@ try {
   }
   const project = join(scratch, 'project');
   run('mkdir', ['-p', project]);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'scratch', private: true, type: 'module' }),
+  );
   const peers = ['zod', '@modelcontextprotocol/sdk'].map((name) => `${name}@${pinned(name)}`);
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...peers], project);
-  const script = names.map((name) => `const m${names.indexOf(name)} = await import('${name}'); if (Object.keys(m${names.indexOf(name)}).length === 0) throw new Error('${name} exports nothing');`).join('\n');
+  const script = names
+    .map(
+      (name) =>
+        `const m${names.indexOf(name)} = await import('${name}'); if (Object.keys(m${names.indexOf(name)}).length === 0) throw new Error('${name} exports nothing');`,
+    )
+    .join('\n');
   writeFileSync(join(project, 'check.mjs'), `${script}\nconsole.log('imported ${names.length} packages');\n`);
   console.log(run('node', ['check.mjs'], project).trim());
 } finally {
