@@ -1,16 +1,15 @@
 import { messageOf, ToolgateError } from './errors.js';
-import { capOutput, type JsonObject, type JsonValue, toJsonValue } from './json.js';
+import { type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import {
-  type Decision,
   type Policy,
   type PolicyRequest,
   type PolicySubject,
   type PolicyVerdict,
   policies,
 } from './policy.js';
-import { noopRecorder, type Recorder, type ToolErrorData, type ToolReturnedRecord } from './recorder.js';
-import { dispatch, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
+import { noopRecorder, type Recorder, type ToolErrorData } from './recorder.js';
+import { dispatch, outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
 import type { ToolDescription } from './tool.js';
 
 /** A request an approver is asked to decide (policy said `ask`). */
@@ -92,68 +91,104 @@ export class ToolGate {
     const callId = this.#callIds();
     const tool = typeof name === 'string' ? name : String(name);
     const agent = manifest.name;
-    await recorder.toolCalled({ callId, agent, tool, parameters: recordable(parameters) });
-    const finish = async (end: { output: JsonValue } | { error: unknown }): Promise<ToolResult> => {
-      const record: ToolReturnedRecord =
-        'output' in end
-          ? { callId, agent, tool, isError: false, output: capOutput(end.output, this.maxOutputChars) }
-          : { callId, agent, tool, isError: true, error: errorData(end.error) };
-      await recorder.toolReturned(record);
-      const { agent: _agent, ...result } = record;
-      return result;
-    };
-    let resolved: ResolvedTool;
-    let valid: JsonObject;
+    const recording = recorder !== noopRecorder;
+    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: recordable(parameters) });
+
+    let checked: Checked;
     try {
-      this.registry.authorize(manifest, name);
-      resolved = await this.registry.resolve(tool);
-      valid = validate(resolved, parameters);
+      const pending = this.#check(manifest, name, tool, parameters, callId);
+      checked = pending instanceof Promise ? await pending : pending;
     } catch (error) {
-      return finish({ error });
+      return this.#finish(recorder, callId, agent, tool, { error });
     }
-    let verdict: PolicyVerdict;
-    let allowed: boolean;
-    try {
-      const subject = await policySubject(resolved, valid);
-      const said = this.policy.decide({ agent, tool, parameters: valid, subject });
-      const settled = await this.#settle(said, { agent, tool, parameters: valid, subject, callId });
-      verdict = { ...said, reason: settled.reason };
-      allowed = settled.allowed;
-    } catch (error) {
-      return finish({ error });
+    const { resolved, valid, verdict, allowed } = checked;
+    if (recording) {
+      await recorder.policyDecided({
+        callId,
+        agent,
+        tool,
+        verdict: verdict.decision,
+        decision: allowed ? 'allow' : 'deny',
+        reason: verdict.reason,
+        ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+      });
     }
-    await recorder.policyDecided({
-      callId,
-      agent,
-      tool,
-      verdict: verdict.decision,
-      decision: allowed ? 'allow' : 'deny',
-      reason: verdict.reason,
-      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
-    });
     if (!allowed) {
       const denial = `permission denied: agent "${agent}" may not call "${tool}" here (${verdict.reason})`;
-      return finish({ error: new ToolgateError('PERMISSION_DENIED', denial) });
+      return this.#finish(recorder, callId, agent, tool, {
+        error: new ToolgateError('PERMISSION_DENIED', denial),
+      });
     }
-    let outcome: { output: JsonValue } | { error: unknown };
+    let outcome: Outcome;
     try {
-      outcome = { output: await dispatch(resolved, valid) };
+      const pending = dispatch(resolved, valid);
+      const raw = pending instanceof Promise ? await pending : pending;
+      outcome = { output: toCappedJson(raw, this.maxOutputChars, outputOf(tool)) };
     } catch (error) {
       outcome = { error };
     }
-    return finish(outcome);
+    return this.#finish(recorder, callId, agent, tool, outcome);
   }
 
-  async #settle(
-    verdict: { decision: Decision; reason: string },
-    request: ApprovalRequest | Omit<ApprovalRequest, 'reason'>,
+  /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
+  #check(
+    manifest: Manifest,
+    name: unknown,
+    tool: string,
+    parameters: unknown,
+    callId: string,
+  ): Checked | Promise<Checked> {
+    this.registry.authorize(manifest, name);
+    const local = this.registry.resolveInProcess(tool);
+    if (!local)
+      return this.registry
+        .resolve(tool)
+        .then((resolved) => this.#decide(manifest, resolved, parameters, callId));
+    return this.#decide(manifest, local, parameters, callId);
+  }
+
+  #decide(
+    manifest: Manifest,
+    resolved: ResolvedTool,
+    parameters: unknown,
+    callId: string,
+  ): Checked | Promise<Checked> {
+    const valid = validate(resolved, parameters);
+    const hook = resolved.where === 'in-process' ? resolved.tool.policySubject : undefined;
+    const subject = hook ? hook(valid) : noSubject;
+    if (subject instanceof Promise)
+      return subject.then((found) => this.#verdict(manifest, resolved, valid, found, callId));
+    return this.#verdict(manifest, resolved, valid, subject, callId);
+  }
+
+  #verdict(
+    manifest: Manifest,
+    resolved: ResolvedTool,
+    valid: JsonObject,
+    subject: PolicySubject,
+    callId: string,
+  ): Checked | Promise<Checked> {
+    const request = { agent: manifest.name, tool: resolved.description.name, parameters: valid, subject };
+    const said = this.policy.decide(request);
+    if (said.decision !== 'ask')
+      return { resolved, valid, verdict: said, allowed: said.decision === 'allow' };
+    return this.#ask(said, { ...request, callId, reason: said.reason }).then(({ allowed, reason }) => ({
+      resolved,
+      valid,
+      verdict: { ...said, reason },
+      allowed,
+    }));
+  }
+
+  async #ask(
+    verdict: PolicyVerdict,
+    request: ApprovalRequest,
   ): Promise<{ allowed: boolean; reason: string }> {
-    if (verdict.decision !== 'ask') return { allowed: verdict.decision === 'allow', reason: verdict.reason };
     const approver = this.#approver;
     if (!approver)
       return { allowed: false, reason: `${verdict.reason}; policy says ask and no approver is configured` };
     try {
-      const answer = await approver({ ...request, reason: verdict.reason });
+      const answer = await approver(request);
       const approved = typeof answer === 'boolean' ? answer : answer.approved === true;
       const because = typeof answer === 'object' && answer.reason ? `: ${answer.reason}` : '';
       return {
@@ -167,12 +202,34 @@ export class ToolGate {
       };
     }
   }
+
+  #finish(
+    recorder: Recorder,
+    callId: string,
+    agent: string,
+    tool: string,
+    outcome: Outcome,
+  ): ToolResult | Promise<ToolResult> {
+    const result: ToolResult =
+      'output' in outcome
+        ? { callId, tool, isError: false, output: outcome.output }
+        : { callId, tool, isError: true, error: errorData(outcome.error) };
+    if (recorder === noopRecorder) return result;
+    const recorded = recorder.toolReturned({ ...result, agent });
+    return recorded instanceof Promise ? recorded.then(() => result) : result;
+  }
 }
 
-async function policySubject(resolved: ResolvedTool, parameters: JsonObject): Promise<PolicySubject> {
-  if (resolved.where !== 'in-process' || !resolved.tool.policySubject) return {};
-  return resolved.tool.policySubject(parameters);
+type Outcome = { output: JsonValue } | { error: unknown };
+
+interface Checked {
+  resolved: ResolvedTool;
+  valid: JsonObject;
+  verdict: PolicyVerdict;
+  allowed: boolean;
 }
+
+const noSubject: PolicySubject = Object.freeze({});
 
 function recordable(parameters: unknown): JsonValue {
   try {

@@ -15,7 +15,52 @@ export type JsonObject = { [key: string]: JsonValue };
  * @param what names the value in the error message, e.g. `output of tool "oracle"`.
  */
 export function toJsonValue(value: unknown, what = 'value'): JsonValue {
+  if (jsonSizeBound(value, 0) >= 0) return value as JsonValue;
   return convert(value, what, '$', new Set());
+}
+
+const maxFastDepth = 256;
+
+/**
+ * An upper bound on the length of `JSON.stringify(value)` (every character escaped at its
+ * longest), or -1 when `value` is not already plain JSON (a non-plain object, an undefined
+ * property, a non-finite number, a nesting deeper than the fast path goes). Allocates nothing,
+ * so the common case costs one walk.
+ */
+function jsonSizeBound(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'number':
+      return Number.isFinite(value) ? 24 : -1;
+    case 'boolean':
+      return 5;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (value === null) return 4;
+  if (depth > maxFastDepth) return -1;
+  if (Array.isArray(value)) {
+    let size = 2 + value.length;
+    for (let index = 0; index < value.length; index++) {
+      const item = jsonSizeBound(value[index], depth + 1);
+      if (item < 0) return -1;
+      size += item;
+    }
+    return size;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return -1;
+  let size = 2;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = jsonSizeBound((value as Record<string, unknown>)[key], depth + 1);
+    if (item < 0) return -1;
+    size += key.length * 6 + 4 + item;
+  }
+  return size;
 }
 
 function convert(value: unknown, what: string, path: string, seen: Set<object>): JsonValue {
@@ -95,6 +140,17 @@ export function capText(text: string, max: number): { text: string; truncated: b
  * JSON text and a marker, so the model sees that, and how much, was cut.
  */
 export function capOutput(output: JsonValue, maxChars: number): JsonValue {
+  return toCappedJson(output, maxChars);
+}
+
+/**
+ * {@link toJsonValue} and {@link capOutput} in one walk: checks `value` is JSON (throwing
+ * INVALID_OUTPUT naming where it is not) and caps it to `maxChars` of serialised JSON.
+ */
+export function toCappedJson(value: unknown, maxChars: number, what = 'value'): JsonValue {
+  const bound = jsonSizeBound(value, 0);
+  if (bound >= 0 && bound <= maxChars) return value as JsonValue;
+  const output = bound >= 0 ? (value as JsonValue) : convert(value, what, '$', new Set());
   const serialised = JSON.stringify(output);
   if (serialised.length <= maxChars) return output;
   const capped = capText(serialised, maxChars);

@@ -19,6 +19,7 @@ export type ResolvedTool =
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
+  readonly #resolved = new Map<string, ResolvedTool>();
   #resolver: ToolResolver | undefined;
 
   /** Adds a tool. A second tool of the same name is an error, never a silent overwrite. */
@@ -30,6 +31,7 @@ export class ToolRegistry {
       );
     }
     this.#tools.set(tool.name, tool);
+    this.#resolved.set(tool.name, { where: 'in-process', tool, description: describeTool(tool) });
     return this;
   }
 
@@ -86,10 +88,15 @@ export class ToolRegistry {
     }
   }
 
-  /** Finds where a tool lives, or throws UNKNOWN_TOOL. */
+  /** The in-process tool of this name, resolved, without touching the resolver. */
+  resolveInProcess(name: string): ResolvedTool | undefined {
+    return this.#resolved.get(name);
+  }
+
+  /** Finds where a tool lives (in-process first, then the resolver), or throws UNKNOWN_TOOL. */
   async resolve(name: string): Promise<ResolvedTool> {
-    const tool = this.#tools.get(name);
-    if (tool) return { where: 'in-process', tool, description: describeTool(tool) };
+    const local = this.#resolved.get(name);
+    if (local) return local;
     const resolver = this.#resolver;
     if (resolver && (await resolver.has(name))) {
       const description = await resolver.describe(name);
@@ -115,8 +122,8 @@ export class ToolRegistry {
   ): Promise<JsonValue> {
     this.authorize({ name: agent, tools: manifest.tools }, tool);
     const resolved = await this.resolve(tool);
-    const valid = validate(resolved, parameters);
-    return dispatch(resolved, valid);
+    const output = await dispatch(resolved, validate(resolved, parameters));
+    return toJsonValue(output, outputOf(tool));
   }
 }
 
@@ -134,18 +141,32 @@ export function validate(resolved: ResolvedTool, parameters: unknown): JsonObjec
   return value;
 }
 
-/** Runs a validated call and checks its output is JSON. */
-export async function dispatch(resolved: ResolvedTool, parameters: JsonObject): Promise<JsonValue> {
+/**
+ * Runs a validated call and returns its raw output, for the caller to check as JSON. A sync
+ * in-process tool is answered without a promise; anything async returns one.
+ */
+export function dispatch(resolved: ResolvedTool, parameters: JsonObject): unknown {
   const name = resolved.description.name;
   if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters);
   let output: unknown;
   try {
-    output = await resolved.tool.run(parameters);
+    output = resolved.tool.run(parameters);
   } catch (error) {
-    if (ToolgateError.is(error)) throw error;
-    throw new ToolgateError('TOOL_FAILED', `tool "${name}" failed: ${messageOf(error)}`, { cause: error });
+    throw toolFailure(name, error);
   }
-  return toJsonValue(output, `the output of tool "${name}"`);
+  return output instanceof Promise
+    ? output.catch((error) => Promise.reject(toolFailure(name, error)))
+    : output;
+}
+
+/** How an output is named in an INVALID_OUTPUT message. */
+export function outputOf(tool: string): string {
+  return `the output of tool "${tool}"`;
+}
+
+function toolFailure(name: string, error: unknown): ToolgateError {
+  if (ToolgateError.is(error)) return error;
+  return new ToolgateError('TOOL_FAILED', `tool "${name}" failed: ${messageOf(error)}`, { cause: error });
 }
 
 /** The plain description of a tool, as a model or a remote client sees it. */

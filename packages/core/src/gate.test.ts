@@ -1,0 +1,339 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ToolGate } from './gate.js';
+import { Policy, policies } from './policy.js';
+import type { Recorder } from './recorder.js';
+import { ToolRegistry } from './registry.js';
+import { defineTool } from './tool.js';
+
+const oracle = defineTool({
+  name: 'oracle',
+  description: 'Draw an omen.',
+  input: z.object({ seed: z.string().describe('the seed') }),
+  run: ({ seed }) => ({ omen: `omen of ${seed}` }),
+  parallelSafe: true,
+});
+
+function tools() {
+  return new ToolRegistry()
+    .register(oracle)
+    .register(
+      defineTool({
+        name: 'explode',
+        description: 'Always throws.',
+        input: z.object({}),
+        run: () => {
+          throw new Error('the crystal cracked');
+        },
+      }),
+    )
+    .register(
+      defineTool({
+        name: 'reject',
+        description: 'Always rejects.',
+        input: z.object({}),
+        run: async () => Promise.reject(new TypeError('no answer')),
+      }),
+    )
+    .register(
+      defineTool({
+        name: 'weird',
+        description: 'Returns something that is not JSON.',
+        input: z.object({ kind: z.enum(['function', 'bigint', 'cycle']).describe('which') }),
+        run: ({ kind }) => {
+          if (kind === 'function') return { f: () => 1 };
+          if (kind === 'bigint') return 2n ** 70n;
+          const cycle: Record<string, unknown> = {};
+          cycle.me = cycle;
+          return cycle;
+        },
+      }),
+    )
+    .register(
+      defineTool({
+        name: 'write_note',
+        description: 'Writes a note.',
+        input: z.object({ text: z.string().describe('the note') }),
+        run: ({ text }) => ({ written: text.length }),
+      }),
+    );
+}
+
+function memoryRecorder() {
+  const records: { method: string; record: Record<string, unknown> }[] = [];
+  const recorder: Recorder = {
+    toolCalled: (record) => void records.push({ method: 'toolCalled', record: { ...record } }),
+    policyDecided: (record) => void records.push({ method: 'policyDecided', record: { ...record } }),
+    toolReturned: (record) => void records.push({ method: 'toolReturned', record: { ...record } }),
+  };
+  return { recorder, records };
+}
+
+function counter() {
+  let next = 0;
+  return () => `call-${next++}`;
+}
+
+const everything = { name: 'tester', tools: ['oracle', 'explode', 'reject', 'weird', 'write_note', 'ghost'] };
+
+describe('AgentHandle.callTool', () => {
+  it('returns the output of a granted, allowed call and records called → decided → returned', async () => {
+    const { recorder, records } = memoryRecorder();
+    const agent = new ToolGate(tools(), { recorder, callIds: counter() }).forAgent(everything);
+    const result = await agent.callTool('oracle', { seed: 'moss' });
+    expect(result).toEqual({
+      callId: 'call-0',
+      tool: 'oracle',
+      isError: false,
+      output: { omen: 'omen of moss' },
+    });
+    expect(records.map((entry) => entry.method)).toEqual(['toolCalled', 'policyDecided', 'toolReturned']);
+    expect(records.every((entry) => entry.record.callId === 'call-0')).toBe(true);
+    expect(records[1]!.record).toMatchObject({ verdict: 'allow', decision: 'allow' });
+  });
+
+  it.each([
+    ['an ungranted tool', 'shell', {}, 'CAPABILITY_VIOLATION', 'agent "tester" is not granted tool "shell"'],
+    ['a granted tool nobody serves', 'ghost', {}, 'UNKNOWN_TOOL', 'no tool named "ghost"'],
+    ['a near-miss name', 'Oracle', { seed: 'x' }, 'CAPABILITY_VIOLATION', 'not granted tool "Oracle"'],
+    ['a missing parameter', 'oracle', {}, 'INVALID_PARAMETERS', 'seed: Invalid input'],
+    [
+      'an extra parameter',
+      'oracle',
+      { seed: 'x', mood: 'dark' },
+      'INVALID_PARAMETERS',
+      'unknown field "mood"',
+    ],
+    [
+      'a wrongly typed parameter',
+      'oracle',
+      { seed: 42 },
+      'INVALID_PARAMETERS',
+      'seed: Invalid input: expected string',
+    ],
+    ['parameters that are not an object', 'oracle', 'moss', 'INVALID_PARAMETERS', 'expected object'],
+    ['a tool that throws', 'explode', {}, 'TOOL_FAILED', 'tool "explode" failed: the crystal cracked'],
+    ['an async tool that rejects', 'reject', {}, 'TOOL_FAILED', 'tool "reject" failed: no answer'],
+    [
+      'an output with a function',
+      'weird',
+      { kind: 'function' },
+      'INVALID_OUTPUT',
+      'a function has no JSON form',
+    ],
+    ['a bigint output', 'weird', { kind: 'bigint' }, 'INVALID_OUTPUT', 'a bigint has no JSON form'],
+    ['a cyclic output', 'weird', { kind: 'cycle' }, 'INVALID_OUTPUT', 'a cycle'],
+  ])('folds %s into an error result and records it', async (_label, name, parameters, code, message) => {
+    const { recorder, records } = memoryRecorder();
+    const agent = new ToolGate(tools(), { recorder, callIds: counter() }).forAgent(everything);
+    const result = await agent.callTool(name, parameters);
+    expect(result.isError).toBe(true);
+    if (!result.isError) return;
+    expect(result.error.code).toBe(code);
+    expect(result.error.message).toContain(message);
+    const returned = records.at(-1)!;
+    expect(returned.method).toBe('toolReturned');
+    expect(returned.record).toMatchObject({ isError: true, error: { code } });
+  });
+
+  it('records the parameters even when they cannot be JSON', async () => {
+    const { recorder, records } = memoryRecorder();
+    const agent = new ToolGate(tools(), { recorder }).forAgent(everything);
+    const result = await agent.callTool('oracle', { seed: 1n });
+    expect(result.isError).toBe(true);
+    expect(records[0]!.record.parameters).toEqual({ unrecordable: expect.stringContaining('bigint') });
+  });
+
+  it('denies with a readable reason and never runs the tool', async () => {
+    const run = vi.fn(() => ({}));
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'shell', description: 'd', input: z.object({}), run }),
+    );
+    const policy = new Policy({
+      rules: [{ tools: ['shell'], decision: 'deny', reason: 'no shells in the grove' }],
+    });
+    const result = await new ToolGate(registry, { policy })
+      .forAgent({ name: 'a', tools: ['shell'] })
+      .callTool('shell');
+    expect(result).toMatchObject({
+      isError: true,
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: 'permission denied: agent "a" may not call "shell" here (no shells in the grove)',
+      },
+    });
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('treats ask with no approver as a deny that says so', async () => {
+    const result = await new ToolGate(tools(), { policy: policies.workspace() })
+      .forAgent(everything)
+      .callTool('explode');
+    expect(result).toMatchObject({
+      isError: true,
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: expect.stringContaining('policy says ask and no approver is configured'),
+      },
+    });
+  });
+
+  it('asks the approver, with the call, and obeys it', async () => {
+    const approver = vi.fn(async ({ tool }: { tool: string }) =>
+      tool === 'write_note' ? true : { approved: false, reason: 'not today' },
+    );
+    const policy = new Policy({ default: 'ask', rules: [] });
+    const { recorder, records } = memoryRecorder();
+    const agent = new ToolGate(tools(), { policy, approver, recorder, callIds: counter() }).forAgent(
+      everything,
+    );
+    expect(await agent.callTool('write_note', { text: 'hi' })).toMatchObject({
+      isError: false,
+      output: { written: 2 },
+    });
+    const refused = await agent.callTool('oracle', { seed: 'x' });
+    expect(refused).toMatchObject({
+      isError: true,
+      error: { message: expect.stringContaining('not approved: not today') },
+    });
+    expect(approver).toHaveBeenCalledWith(
+      expect.objectContaining({
+        agent: 'tester',
+        tool: 'write_note',
+        parameters: { text: 'hi' },
+        callId: 'call-0',
+      }),
+    );
+    expect(
+      records.filter((entry) => entry.method === 'policyDecided').map((entry) => entry.record.decision),
+    ).toEqual(['allow', 'deny']);
+  });
+
+  it('denies when the approver throws', async () => {
+    const policy = new Policy({ default: 'ask', rules: [] });
+    const approver = () => {
+      throw new Error('approval service down');
+    };
+    const result = await new ToolGate(tools(), { policy, approver })
+      .forAgent(everything)
+      .callTool('oracle', { seed: 'x' });
+    expect(result).toMatchObject({
+      isError: true,
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: expect.stringContaining('the approver failed (approval service down)'),
+      },
+    });
+  });
+
+  it('caps an oversized output with a marker', async () => {
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'flood',
+        description: 'd',
+        input: z.object({}),
+        run: () => ({ text: 'x'.repeat(5000) }),
+      }),
+    );
+    const result = await new ToolGate(registry, { maxOutputChars: 100 })
+      .forAgent({ name: 'a', tools: ['flood'] })
+      .callTool('flood');
+    expect(result).toMatchObject({
+      isError: false,
+      output: { truncated: true, omittedChars: JSON.stringify({ text: 'x'.repeat(5000) }).length - 100 },
+    });
+  });
+
+  it('lets a failing recorder fail the call loudly rather than run unrecorded', async () => {
+    const recorder: Recorder = {
+      toolCalled: () => {
+        throw new Error('disk full');
+      },
+      policyDecided: () => {},
+      toolReturned: () => {},
+    };
+    await expect(
+      new ToolGate(tools(), { recorder }).forAgent(everything).callTool('oracle', { seed: 'x' }),
+    ).rejects.toThrow('disk full');
+  });
+
+  it('refuses a bad manifest with a clear error', () => {
+    expect(() => new ToolGate(tools()).forAgent({ name: 'a', tools: ['oracle'], persona: 3 })).toThrow(
+      'persona: Invalid input: expected string, received number',
+    );
+  });
+});
+
+describe('AgentHandle prompt surface', () => {
+  it('offers the schemas and the AVAILABLE TOOLS block of exactly the granted tools', async () => {
+    const gate = new ToolGate(tools());
+    const teller = gate.forAgent({ name: 'fortune-teller', tools: ['oracle'] });
+    expect((await teller.toolSchemas()).map((schema) => schema.name)).toEqual(['oracle']);
+    expect(await teller.availableToolsBlock()).toBe('AVAILABLE TOOLS\n- oracle: Draw an omen.');
+    const whisperer = gate.forAgent({ name: 'scene-whisperer', tools: [] });
+    expect(await whisperer.toolSchemas()).toEqual([]);
+    expect(await whisperer.availableToolsBlock()).toBe('');
+  });
+});
+
+describe('AgentHandle.callTools', () => {
+  function gated(log: string[]) {
+    const slow = (name: string, parallelSafe: boolean, delay: number) =>
+      defineTool({
+        name,
+        description: 'd',
+        input: z.object({}),
+        parallelSafe,
+        run: async () => {
+          log.push(`start ${name}`);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          log.push(`end ${name}`);
+          return { name };
+        },
+      });
+    const registry = new ToolRegistry()
+      .register(slow('slow_read', true, 30))
+      .register(slow('fast_read', true, 1))
+      .register(slow('write', false, 1));
+    const { recorder, records } = memoryRecorder();
+    const gate = new ToolGate(registry, { recorder, callIds: counter() });
+    return { agent: gate.forAgent({ name: 'a', tools: ['slow_read', 'fast_read', 'write'] }), records };
+  }
+
+  it('runs parallel-safe calls concurrently, returning and recording in the model order', async () => {
+    const log: string[] = [];
+    const { agent, records } = gated(log);
+    const results = await agent.callTools([{ name: 'slow_read' }, { name: 'fast_read' }, { name: 'shell' }]);
+    expect(log).toEqual(['start slow_read', 'start fast_read', 'end fast_read', 'end slow_read']);
+    expect(results.map((result) => [result.tool, result.isError])).toEqual([
+      ['slow_read', false],
+      ['fast_read', false],
+      ['shell', true],
+    ]);
+    expect(records.map((entry) => `${entry.method} ${entry.record.tool}`)).toEqual([
+      'toolCalled slow_read',
+      'policyDecided slow_read',
+      'toolReturned slow_read',
+      'toolCalled fast_read',
+      'policyDecided fast_read',
+      'toolReturned fast_read',
+      'toolCalled shell',
+      'toolReturned shell',
+    ]);
+  });
+
+  it('runs one after another when any permitted call is not parallel-safe', async () => {
+    const log: string[] = [];
+    const { agent } = gated(log);
+    const results = await agent.callTools([{ name: 'slow_read' }, { name: 'write' }, { name: 'fast_read' }]);
+    expect(log).toEqual([
+      'start slow_read',
+      'end slow_read',
+      'start write',
+      'end write',
+      'start fast_read',
+      'end fast_read',
+    ]);
+    expect(results.map((result) => result.tool)).toEqual(['slow_read', 'write', 'fast_read']);
+  });
+});
