@@ -8,7 +8,14 @@ import {
   type PolicyVerdict,
   policies,
 } from './policy.js';
-import { noopRecorder, type Recorder, type ToolErrorData } from './recorder.js';
+import {
+  noopRecorder,
+  type PolicyDecidedRecord,
+  type Recorder,
+  type ToolCalledRecord,
+  type ToolErrorData,
+  type ToolReturnedRecord,
+} from './recorder.js';
 import { dispatch, outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
 import type { ToolDescription } from './tool.js';
 
@@ -308,22 +315,19 @@ export class AgentHandle {
   }
 }
 
-type Entry = { [K in keyof Recorder]: { method: K; record: Parameters<Recorder[K]>[0] } }[keyof Recorder];
-
 /** Holds one call's records so a concurrent batch can be recorded in the model's order. */
 class BufferedRecorder implements Recorder {
-  readonly #entries: Entry[] = [];
-  toolCalled(record: Parameters<Recorder['toolCalled']>[0]) {
-    this.#entries.push({ method: 'toolCalled', record });
+  readonly #writes: ((recorder: Recorder) => void | Promise<void>)[] = [];
+  toolCalled(record: ToolCalledRecord) {
+    this.#writes.push((recorder) => recorder.toolCalled(record));
   }
-  policyDecided(record: Parameters<Recorder['policyDecided']>[0]) {
-    this.#entries.push({ method: 'policyDecided', record });
+  policyDecided(record: PolicyDecidedRecord) {
+    this.#writes.push((recorder) => recorder.policyDecided(record));
   }
-  toolReturned(record: Parameters<Recorder['toolReturned']>[0]) {
-    this.#entries.push({ method: 'toolReturned', record });
+  toolReturned(record: ToolReturnedRecord) {
+    this.#writes.push((recorder) => recorder.toolReturned(record));
   }
   async flushTo(recorder: Recorder): Promise<void> {
-    for (const entry of this.#entries)
-      await (recorder[entry.method] as (record: unknown) => unknown)(entry.record);
+    for (const write of this.#writes) await write(recorder);
   }
 }

@@ -45,6 +45,7 @@ export {
   type PolicyDecidedRecord,
   type Recorder,
   type ToolCalledRecord,
+  type ToolChangedRecord,
   type ToolErrorData,
   type ToolReturnedRecord,
 } from './recorder.js';

@@ -1,6 +1,7 @@
 import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
 import type { Decision } from './policy.js';
+import type { JsonSchema } from './tool.js';
 
 /** A call as the gate received it, before any check. */
 export interface ToolCalledRecord {
@@ -35,6 +36,25 @@ export type ToolReturnedRecord =
   | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData };
 
 /**
+ * A remote tool that is no longer served as it was approved: `changed` when its description or
+ * schema differs from the approved one (calls are refused until it is approved again), `conflicted`
+ * when a server newly lists a name another server already serves (the newcomer is not served).
+ */
+export interface ToolChangedRecord {
+  kind: 'changed' | 'conflicted';
+  /** The server that listed it. */
+  server: string;
+  /** The name agents call it by (with the prefix, if any). */
+  tool: string;
+  /** The name on the server. */
+  remoteName: string;
+  /** What was approved (for `conflicted`: what the other server serves). */
+  before: { description: string; inputSchema: JsonSchema };
+  /** What the server lists now. */
+  after: { description: string; inputSchema: JsonSchema };
+}
+
+/**
  * What the gate tells a recorder, in order, for every call through an agent handle:
  * `toolCalled`, then `policyDecided` (when policy was consulted), then `toolReturned`. The ledger
  * implements it. A recorder that throws fails the call loudly: a run is never silently unrecorded.
@@ -43,6 +63,8 @@ export interface Recorder {
   toolCalled(record: ToolCalledRecord): void | Promise<void>;
   policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
   toolReturned(record: ToolReturnedRecord): void | Promise<void>;
+  /** Told by a resolver (such as the MCP client) when a remote tool changed after approval. */
+  toolChanged?(record: ToolChangedRecord): void | Promise<void>;
 }
 
 /** A recorder that records nothing: the default. */
