@@ -8,7 +8,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 for (const line of text.split('\n')) {
   const match = line.match(/^(?:\S+:test: )?\s*Tests\s+(.*)\(\d+\)\s*$/);
   if (!match) continue;
-  for (const [, count, kind] of match[1].matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(count);
+  for (const [, count, kind] of match[1].matchAll(/(\d+) (passed|failed|skipped)/g))
+    totals[kind] += Number(count);
 }
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);

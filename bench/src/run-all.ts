@@ -1,10 +1,12 @@
 /**
  * `pnpm bench [--quick] [filter]`: runs every `src/*.bench.ts` in its own process (so one
  * comparison's heap and JIT state never colour another's), then writes BENCHMARKS.md from the
- * results they saved.
+ * results they saved. A full run runs the files one at a time, so no two compete for the cores; a
+ * quick run is a smoke run whose figures are not judged, so it runs two at a time (each file's output
+ * printed whole when it ends) to finish within a minute.
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,15 +23,44 @@ const files = readdirSync(here)
   .sort();
 rmSync(resultsDir, { recursive: true, force: true });
 const failed: string[] = [];
-for (const file of files) {
-  console.log(`\n=== ${file}`);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], {
-    stdio: 'inherit',
+const seconds: [string, number][] = [];
+const suiteStarted = performance.now();
+
+/** Runs one bench file in its own process; a quick run buffers its output to print it whole. */
+function runFile(file: string): Promise<void> {
+  const started = performance.now();
+  if (!quick) console.log(`\n=== ${file}`);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, file)], {
+    stdio: quick ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, BENCH_QUICK: quick ? '1' : '0' },
   });
-  if (child.status !== 0) failed.push(file);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      seconds.push([file, (performance.now() - started) / 1000]);
+      if (quick) process.stdout.write(`\n=== ${file}\n${output}`);
+      if (code !== 0) failed.push(file);
+      resolve();
+    });
+  });
 }
 
+const queue = [...files];
+await Promise.all(
+  Array.from({ length: quick ? 2 : 1 }, async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) await runFile(file);
+  }),
+);
+seconds.sort(([a], [b]) => a.localeCompare(b));
+const suiteSeconds = (performance.now() - suiteStarted) / 1000;
+
+mkdirSync(resultsDir, { recursive: true });
 const results: Comparison[] = readdirSync(resultsDir, { withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
   .map((entry) => JSON.parse(readFileSync(join(resultsDir, entry.name), 'utf8')) as Comparison)
@@ -45,6 +76,8 @@ const lines = [
   'Every verdict is on a ratio measured in the same run, sides alternating round by round; absolute',
   'times are reported but vary with the machine. Medians over rounds, with the lowest and highest',
   'round median as the spread.',
+  '',
+  `The suite took ${Math.round(suiteSeconds)} s (${seconds.map(([file, taken]) => `${file.replace('.bench.ts', '')} ${Math.round(taken)} s`).join(', ')}).`,
   quick ? '\n**Quick mode: too few rounds to judge; rerun `pnpm bench` for real figures.**' : '',
   '',
   '| comparison | figure | target | verdict |',
@@ -71,8 +104,10 @@ for (const result of results) {
 }
 if (failed.length) lines.push(`Benchmarks that failed to run: ${failed.join(', ')}`, '');
 writeFileSync(join(here, '..', '..', 'BENCHMARKS.md'), lines.join('\n'));
+for (const [file, taken] of seconds) console.log(`${file.padEnd(24)} ${taken.toFixed(1)} s`);
 console.log(
-  `\nwrote BENCHMARKS.md: ${results.length} comparisons${failed.length ? `, ${failed.length} failed` : ''}`,
+  `\nwrote BENCHMARKS.md: ${results.length} comparisons in ${suiteSeconds.toFixed(1)} s` +
+    `${failed.length ? `, ${failed.length} failed` : ''}`,
 );
 if (failed.length) process.exitCode = 1;
 

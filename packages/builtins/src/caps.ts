@@ -1,0 +1,34 @@
+import { capText, truncationMarker } from '@toolgate/core';
+
+/** The caps every built-in tool applies to what it returns. */
+export interface OutputCaps {
+  /** Characters of any one text field (file content, stdout, a response body). Default 20,000. */
+  maxOutputChars: number;
+  /** Matches `search_files` returns. Default 200. */
+  maxMatches: number;
+  /** Entries `list_dir` and paths `glob` return. Default 1,000. */
+  maxEntries: number;
+  /** Characters of one matching line in `search_files`. Default 500. */
+  maxLineChars: number;
+}
+
+/** The default caps. */
+export const defaultCaps: OutputCaps = Object.freeze({
+  maxOutputChars: 20_000,
+  maxMatches: 200,
+  maxEntries: 1_000,
+  maxLineChars: 500,
+});
+
+/** Caps a text at `max` characters; adds a marker for bytes the environment already left out. */
+export function capField(text: string, max: number, omittedBytes = 0): string {
+  const capped = capText(text, max).text;
+  return omittedBytes > 0 ? capped + truncationMarker(omittedBytes, 'bytes') : capped;
+}
+
+/** The first `max` items, and a marker saying how many were left out (absent when none were). */
+export function capList<T>(items: readonly T[], max: number, unit: string, total = items.length) {
+  const kept = items.slice(0, max);
+  const omitted = total - kept.length;
+  return omitted > 0 ? { kept, truncated: truncationMarker(omitted, unit).trim() } : { kept };
+}

@@ -1,0 +1,57 @@
+import { defineTool, type PolicySubject, ToolgateError } from '@toolgate/core';
+import type { Environment } from '@toolgate/environment';
+import { z } from 'zod';
+import { capField, defaultCaps, type OutputCaps } from './caps.js';
+
+/**
+ * The host policy matches for a URL: WHATWG-parsed (so `2130706433` is `127.0.0.1`), lower-cased,
+ * without IPv6 brackets or a trailing dot.
+ */
+export function hostSubject(url: string): PolicySubject {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ToolgateError('INVALID_PARAMETERS', `${JSON.stringify(url)} is not a valid absolute URL`);
+  }
+  const host = parsed.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  return { hosts: [host] };
+}
+
+/**
+ * `fetch { url, method?, headers?, body? }` → `{ url, status, statusText, headers, body, redirects }`:
+ * an HTTP(S) request under the environment's network rules, the body capped. Parallel-safe.
+ */
+export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps) {
+  return defineTool({
+    name: 'fetch',
+    description: 'Make an HTTP or HTTPS request and return the status, headers and body text (capped).',
+    input: z.object({
+      url: z.string().describe('An absolute http: or https: URL.'),
+      method: z.string().optional().describe('The HTTP method. Default GET.'),
+      headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
+      body: z.string().optional().describe('The request body, as text.'),
+    }),
+    parallelSafe: true,
+    policySubject: ({ url }) => hostSubject(url),
+    run: async ({ url, method, headers, body }) => {
+      const response = await environment.fetch({
+        url,
+        ...(method === undefined ? {} : { method }),
+        ...(headers === undefined ? {} : { headers }),
+        ...(body === undefined ? {} : { body }),
+      });
+      return {
+        url: response.url,
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        body: capField(response.body, caps.maxOutputChars, response.omittedBytes),
+        redirects: response.redirects,
+      };
+    },
+  });
+}

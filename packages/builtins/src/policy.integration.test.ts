@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Policy } from '@toolgate/core';
+import { LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinAgent, codeOf } from './testing-fixtures/agent.js';
+
+let base: string;
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-policy-')));
+  mkdirSync(join(base, 'ws'));
+  mkdirSync(join(base, 'etc'));
+  writeFileSync(join(base, 'ws', 'notes.md'), 'notes\n');
+  writeFileSync(join(base, 'etc', 'passwd'), 'root:x:0:0\n');
+  symlinkSync('../etc', join(base, 'ws', 'etc-link'));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('policy sees canonical paths (through a real ToolGate)', () => {
+  const policy = new Policy({
+    default: 'deny',
+    rules: [
+      {
+        tools: ['read_file', 'write_file', 'list_dir', 'glob', 'search_files'],
+        paths: ['ws/**'],
+        decision: 'allow',
+      },
+    ],
+  });
+  const agent = () => builtinAgent(new LocalEnvironment({ root: base }), policy);
+
+  it('allows a path under ws/', async () => {
+    expect(codeOf(await agent().callTool('read_file', { path: 'ws/notes.md' }))).toBe('ok');
+  });
+
+  it.each([
+    ['ws/../etc/passwd'],
+    ['ws/etc-link/passwd'],
+    ['./ws/../etc/passwd'],
+    [`${'ws/x/..'}/../etc/passwd`],
+  ])('does not let %s match ws/**, although the file is inside the root', async (path) => {
+    const result = await agent().callTool('read_file', { path });
+    expect(codeOf(result)).toBe('PERMISSION_DENIED');
+  });
+
+  it('judges writes and listings by their resolved path too', async () => {
+    expect(codeOf(await agent().callTool('write_file', { path: 'ws/../etc/passwd', content: 'x' }))).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(codeOf(await agent().callTool('list_dir', { path: 'ws/etc-link' }))).toBe('PERMISSION_DENIED');
+    expect(codeOf(await agent().callTool('glob', { pattern: 'ws/../etc/*' }))).toBe('PERMISSION_DENIED');
+    expect(codeOf(await agent().callTool('glob', { pattern: '**/passwd' }))).toBe('PERMISSION_DENIED');
+    expect(codeOf(await agent().callTool('glob', { pattern: 'ws/**/*.md' }))).toBe('ok');
+  });
+});
+
+describe('policy sees every command of a shell line as argv', () => {
+  const run = async (rule: string, command: string) => {
+    const ran: string[] = [];
+    const environment = new MemoryEnvironment({
+      commands: (line) => {
+        ran.push(line);
+        return 'ok';
+      },
+    });
+    const policy = new Policy({
+      default: 'deny',
+      rules: [{ tools: ['shell'], commands: [rule], decision: 'allow' }],
+    });
+    const result = await builtinAgent(environment, policy).callTool('shell', { command });
+    return { code: codeOf(result), ran };
+  };
+
+  it('allows exactly the command the rule names', async () => {
+    expect(await run('npm test', 'npm test')).toEqual({ code: 'ok', ran: ['npm test'] });
+    expect(await run('npm test', '  npm   test ')).toEqual({ code: 'ok', ran: ['  npm   test '] });
+  });
+
+  it.each([
+    ['npm test && rm -rf ~'],
+    ['npm test-evil'],
+    ['FOO=1 npm test'],
+    ['npm test; rm -rf ~'],
+    ['npm test | sh'],
+    ['npm test $(rm -rf ~)'],
+    ['npm test `rm -rf ~`'],
+    ['npm test > /etc/passwd'],
+    ['npm test\nrm -rf ~'],
+    ['npm test --watch'],
+  ])('a rule allowing `npm test` does not allow %j, and nothing runs', async (command) => {
+    expect(await run('npm test', command)).toEqual({ code: 'PERMISSION_DENIED', ran: [] });
+  });
+
+  it.each([
+    ['npm test && rm -rf ~'],
+    ['npm test $(id)'],
+    ['npm test > out'],
+    ['npm test *.js'],
+    ['npm test $HOME'],
+  ])('even `npm test *` does not allow %j', async (command) => {
+    expect((await run('npm test *', command)).code).toBe('PERMISSION_DENIED');
+  });
+
+  it('`npm test *` allows further plain arguments', async () => {
+    expect((await run('npm test *', 'npm test --watch')).code).toBe('ok');
+  });
+});
+
+describe('policy sees the parsed, lower-cased host', () => {
+  const environment = new MemoryEnvironment({ fetch: () => 'ok' });
+  const policy = new Policy({
+    default: 'deny',
+    rules: [
+      { tools: ['fetch'], hosts: ['example.com', '*.example.com'], decision: 'allow' },
+      { tools: ['fetch'], hosts: ['169.254.169.254'], decision: 'deny' },
+    ],
+  });
+  const agent = builtinAgent(environment, policy);
+
+  it.each([['https://EXAMPLE.com/x'], ['https://example.com./x'], ['https://api.Example.com/']])(
+    'allows %s',
+    async (url) => {
+      expect(codeOf(await agent.callTool('fetch', { url }))).toBe('ok');
+    },
+  );
+
+  it.each([
+    ['https://example.com.evil.net/'],
+    ['https://evil.net/?example.com'],
+    ['https://example.com@evil.net/'],
+  ])('denies %s', async (url) => {
+    expect(codeOf(await agent.callTool('fetch', { url }))).toBe('PERMISSION_DENIED');
+  });
+
+  it('matches a deny rule on an IP whatever its spelling (2852039166 is 169.254.169.254)', async () => {
+    const open = new Policy({
+      default: 'allow',
+      rules: [{ tools: ['fetch'], hosts: ['169.254.169.254'], decision: 'deny' }],
+    });
+    const result = await builtinAgent(environment, open).callTool('fetch', {
+      url: 'http://2852039166/latest',
+    });
+    expect(codeOf(result)).toBe('PERMISSION_DENIED');
+  });
+});

@@ -1,0 +1,41 @@
+import { defineTool } from '@toolgate/core';
+import type { Environment } from '@toolgate/environment';
+import { z } from 'zod';
+import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { patternSubject } from './path-subject.js';
+
+/**
+ * `search_files { pattern, glob? }` → `{ matches: ['path:line: text'], totalMatches, truncated? }`:
+ * the lines matching a regular expression, first by path then line. Read-only, parallel-safe.
+ */
+export function searchFilesTool(
+  environment: Environment,
+  caps: Pick<OutputCaps, 'maxMatches' | 'maxLineChars'> = defaultCaps,
+) {
+  return defineTool({
+    name: 'search_files',
+    description:
+      'Search the contents of workspace files for a regular expression (JavaScript syntax), line by line. Returns "path:line: text" for each matching line.',
+    input: z.object({
+      pattern: z
+        .string()
+        .describe('A regular expression, e.g. "function \\w+Tool"; matched against each line.'),
+      glob: z
+        .string()
+        .optional()
+        .describe('Only search files whose path matches this glob, e.g. "src/**/*.ts".'),
+    }),
+    parallelSafe: true,
+    policySubject: ({ glob }) => patternSubject(environment, glob),
+    run: async ({ pattern, glob }) => {
+      const result = await environment.search(pattern, {
+        ...(glob === undefined ? {} : { glob }),
+        maxMatches: caps.maxMatches,
+        maxLineChars: caps.maxLineChars,
+      });
+      const lines = result.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
+      const { kept, truncated } = capList(lines, caps.maxMatches, 'matches', result.totalMatches);
+      return { matches: kept, totalMatches: result.totalMatches, ...(truncated ? { truncated } : {}) };
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { defineTool } from '@toolgate/core';
+import type { Environment } from '@toolgate/environment';
+import { z } from 'zod';
+import { capField, type OutputCaps } from './caps.js';
+import { commandSubject } from './command-subject.js';
+
+/** What the shell tool adds to the caps: its default and longest timeouts. */
+export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
+  /** Default 30,000 ms. */
+  shellTimeoutMs: number;
+  /** The longest timeout a model may ask for. Default 300,000 ms. */
+  maxShellTimeoutMs: number;
+}
+
+/**
+ * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr }`: runs a
+ * command line in the workspace. A non-zero exit is output, not an error. Not parallel-safe.
+ */
+export function shellTool(environment: Environment, options: ShellOptions) {
+  return defineTool({
+    name: 'shell',
+    description:
+      'Run a shell command line in the workspace root and return its exit code, stdout and stderr. It is killed, with everything it started, when it runs past its timeout.',
+    input: z.object({
+      command: z.string().min(1).describe('The command line, e.g. "npm test".'),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          `Kill it after this many milliseconds. Default ${options.shellTimeoutMs}, at most ${options.maxShellTimeoutMs}.`,
+        ),
+    }),
+    policySubject: ({ command }) => ({ commands: commandSubject(command) }),
+    run: async ({ command, timeoutMs }) => {
+      const result = await environment.exec(command, {
+        timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
+      });
+      return {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.timedOut,
+        stdout: capField(result.stdout, options.maxOutputChars, result.stdoutOmittedBytes),
+        stderr: capField(result.stderr, options.maxOutputChars, result.stderrOmittedBytes),
+      };
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import { type AgentHandle, type Policy, ToolGate, ToolRegistry, type ToolResult } from '@toolgate/core';
+import type { Environment } from '@toolgate/environment';
+import { type BuiltinToolsOptions, builtinTools } from '../builtin-tools.js';
+
+/** An agent granted all eight built-in tools over `environment`, behind a real gate. */
+export function builtinAgent(
+  environment: Environment,
+  policy?: Policy,
+  options?: BuiltinToolsOptions,
+): AgentHandle {
+  const registry = new ToolRegistry();
+  for (const tool of builtinTools(environment, options)) registry.register(tool);
+  const gate = new ToolGate(registry, policy ? { policy } : {});
+  return gate.forAgent({
+    name: 'tester',
+    tools: ['read_file', 'write_file', 'list_dir', 'glob', 'search_files', 'shell', 'fetch', 'oracle'],
+  });
+}
+
+/** The output of a successful result; throws with the error otherwise. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read fields of outputs whose shapes they assert
+export function outputOf(result: ToolResult): any {
+  if (result.isError) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.output;
+}
+
+/** The error code of a result, or `ok`. */
+export function codeOf(result: ToolResult): string {
+  return result.isError ? result.error.code : 'ok';
+}

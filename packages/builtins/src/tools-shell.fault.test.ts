@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LocalEnvironment } from '@toolgate/environment';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinAgent, outputOf } from './testing-fixtures/agent.js';
+import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
+
+let world: TempWorld;
+beforeAll(() => {
+  world = makeWorld();
+});
+afterAll(() => world.cleanup());
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe('shell tool faults', () => {
+  it('kills a command that outlives its timeout, with its children', async () => {
+    const agent = builtinAgent(new LocalEnvironment({ root: world.root }));
+    const output = outputOf(
+      await agent.callTool('shell', { command: 'sleep 30 & echo $! > kid.pid; sleep 30', timeoutMs: 400 }),
+    );
+    expect(output).toMatchObject({ timedOut: true, exitCode: null });
+    const pid = Number(readFileSync(join(world.root, 'kid.pid'), 'utf8'));
+    for (let attempt = 0; attempt < 100 && alive(pid); attempt++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('caps a huge output with a marker saying how much was left out', async () => {
+    const agent = builtinAgent(
+      new LocalEnvironment({ root: world.root, maxOutputBytes: 10_000 }),
+      undefined,
+      {
+        maxOutputChars: 50,
+      },
+    );
+    const { stdout } = outputOf(await agent.callTool('shell', { command: 'yes | head -c 2000000' }));
+    expect(stdout).toBe(
+      `${'y\n'.repeat(25)}\n[… truncated: 9950 more characters not shown]\n[… truncated: 1990000 more bytes not shown]`,
+    );
+  });
+});

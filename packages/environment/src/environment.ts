@@ -1,0 +1,167 @@
+/** A path as the environment resolved it: the canonical form both policy and the operation use. */
+export interface ResolvedPath {
+  /**
+   * Workspace-relative POSIX path after resolving `..` and symlinks (`.` for the root); the
+   * absolute resolved path when it lies outside the root, which no relative policy rule matches.
+   */
+  readonly path: string;
+  /** The absolute resolved path (in the environment's own namespace). */
+  readonly absolute: string;
+  /** False when the path escapes the root; every operation refuses such a path. */
+  readonly inside: boolean;
+}
+
+/** Which lines of a file {@link Environment.readFile} returns. */
+export interface ReadFileOptions {
+  /** The first line to return, counting from 1. Default 1. */
+  offset?: number;
+  /** How many lines to return. Default: every line from `offset` on. */
+  limit?: number;
+}
+
+/** Lines of a text file. */
+export interface FileContent {
+  /** Workspace-relative path of the file read. */
+  path: string;
+  /** The requested lines, joined with `\n`. */
+  content: string;
+  /** The number of the first line returned (1-based); `endLine < startLine` when none were. */
+  startLine: number;
+  /** The number of the last line returned. */
+  endLine: number;
+  /** How many lines the whole file has. */
+  totalLines: number;
+}
+
+/** What {@link Environment.writeFile} did. */
+export interface WriteResult {
+  path: string;
+  /** UTF-8 bytes written. */
+  bytes: number;
+  /** True when the file did not exist before. */
+  created: boolean;
+}
+
+/** The kind of a directory entry. Symlinks are reported as such, never followed. */
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+/** One entry of a directory listing. */
+export interface DirectoryEntry {
+  name: string;
+  type: EntryType;
+}
+
+/** A directory's entries, sorted by name. */
+export interface DirectoryListing {
+  path: string;
+  entries: DirectoryEntry[];
+}
+
+/** Files matching a glob, as sorted workspace-relative POSIX paths. */
+export interface GlobResult {
+  paths: string[];
+}
+
+/** How {@link Environment.search} searches. */
+export interface SearchOptions {
+  /** Only search files whose workspace-relative path matches this glob (picomatch syntax). */
+  glob?: string;
+  /** Keep at most this many matches (the first ones by path, then line). Default 1,000. */
+  maxMatches?: number;
+  /** Cut each matching line's text to this many characters. Default 1,000. */
+  maxLineChars?: number;
+}
+
+/** One matching line. */
+export interface SearchMatch {
+  /** Workspace-relative POSIX path. */
+  path: string;
+  /** Line number, counting from 1. */
+  line: number;
+  /** The line's text, capped at `maxLineChars` with a truncation marker. */
+  text: string;
+}
+
+/** The result of a content search: the first matches by path then line, and how many there were. */
+export interface SearchResult {
+  matches: SearchMatch[];
+  /** Every match found, including those left out of `matches`. */
+  totalMatches: number;
+  /** Which engine searched: ripgrep, or the JavaScript fallback. */
+  engine: 'ripgrep' | 'javascript';
+}
+
+/** How {@link Environment.exec} runs a command. */
+export interface ExecOptions {
+  /** Kill the command (and every process it started) after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** What a command did. A non-zero exit is data, not an error. */
+export interface ExecResult {
+  /** The exit code, or null when a signal ended it. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  /** True when the timeout killed it. */
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  /** Bytes of stdout beyond the environment's output cap, not kept. */
+  stdoutOmittedBytes: number;
+  /** Bytes of stderr beyond the environment's output cap, not kept. */
+  stderrOmittedBytes: number;
+}
+
+/** An HTTP request. Only `http:` and `https:` URLs are accepted. */
+export interface FetchRequest {
+  url: string;
+  /** Default `GET`. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Overrides the environment's time cap for this request (never above it). */
+  timeoutMs?: number;
+}
+
+/** An HTTP response, with its body as text, capped. */
+export interface FetchResponse {
+  /** The URL of the last hop, after redirects. */
+  url: string;
+  status: number;
+  statusText: string;
+  /** Lower-cased header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  body: string;
+  /** Bytes of the body beyond the environment's size cap, not kept. */
+  omittedBytes: number;
+  /** Every URL redirected to, in order. */
+  redirects: string[];
+}
+
+/**
+ * The one seam through which toolgate's built-in tools touch the world. Every refusal is a
+ * `ToolgateError` whose code says which rule refused it (PATH_OUTSIDE_ROOT, INVALID_PATH,
+ * NOT_FOUND, NETWORK_REFUSED, NETWORK_FAILED, COMMAND_FAILED, TIMEOUT). Whether an effect *may*
+ * happen is policy's business, not the environment's; the environment only keeps effects confined.
+ */
+export interface Environment {
+  /** The absolute, resolved root every path is relative to. */
+  readonly root: string;
+  /** Canonicalises a path the way every operation does; refuses only malformed paths (NUL bytes). */
+  resolvePath(path: string): Promise<ResolvedPath>;
+  /** Reads lines of a text file. */
+  readFile(path: string, options?: ReadFileOptions): Promise<FileContent>;
+  /** Writes a text file, creating missing parent directories. */
+  writeFile(path: string, content: string): Promise<WriteResult>;
+  /** Lists a directory (default the root). */
+  listDirectory(path?: string): Promise<DirectoryListing>;
+  /** Files under the root matching a glob; patterns reaching out of the root are refused. */
+  glob(pattern: string): Promise<GlobResult>;
+  /** Searches file contents line by line for a JavaScript regular expression. */
+  search(pattern: string, options?: SearchOptions): Promise<SearchResult>;
+  /** Runs a shell command line inside the root. */
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Makes an HTTP(S) request under the environment's network rules. */
+  fetch(request: FetchRequest): Promise<FetchResponse>;
+}

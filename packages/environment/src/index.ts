@@ -1,0 +1,37 @@
+/**
+ * @toolgate/environment: the one seam through which toolgate's built-in tools touch files,
+ * commands and the network. `LocalEnvironment` confines all of it to a root; `MemoryEnvironment`
+ * serves the same contract from memory for tests and demos.
+ *
+ * @module
+ */
+export { addressRange, isPublicAddress } from './address-rules.js';
+export type {
+  DirectoryEntry,
+  DirectoryListing,
+  EntryType,
+  Environment,
+  ExecOptions,
+  ExecResult,
+  FetchRequest,
+  FetchResponse,
+  FileContent,
+  GlobResult,
+  ReadFileOptions,
+  ResolvedPath,
+  SearchMatch,
+  SearchOptions,
+  SearchResult,
+  WriteResult,
+} from './environment.js';
+export { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment.js';
+export { defaultInheritedVariables } from './local-exec.js';
+export { type HostAddress, type HostResolver, systemResolver } from './local-fetch.js';
+export { type SearchEngine, searchDefaults } from './local-search.js';
+export {
+  type CommandHandler,
+  type FetchHandler,
+  MemoryEnvironment,
+  type MemoryEnvironmentOptions,
+} from './memory-environment.js';
+export type { FileTree } from './memory-tree.js';

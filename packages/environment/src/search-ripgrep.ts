@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import type { MatchCollector } from './search-collector.js';
+
+/** Why ripgrep could not answer, so the JavaScript engine should. */
+export type RipgrepOutcome = 'done' | 'unavailable' | 'pattern-refused';
+
+const safeGlob = /^[A-Za-z0-9_.\-/*{},]+$/;
+
+/**
+ * The ripgrep engine: `rg` over the whole root with the same visibility as the JavaScript engine
+ * (hidden files included, ignore files not read, `.git` dropped, symlinks not followed, no
+ * transcoding). Binary files (a NUL byte anywhere) are dropped, as ripgrep flags them. Every path
+ * is filtered again with `include`, so a glob means exactly what it means to the JavaScript engine.
+ */
+export function searchWithRipgrep(
+  options: {
+    root: string;
+    command: string;
+    pattern: string;
+    glob: string | undefined;
+    env: Record<string, string>;
+  },
+  include: (path: string) => boolean,
+  collector: MatchCollector,
+): Promise<RipgrepOutcome> {
+  const args = [
+    '--no-config',
+    '--no-messages',
+    '--null',
+    '--line-number',
+    '--no-heading',
+    '--with-filename',
+    '--color=never',
+    '--hidden',
+    '--no-ignore',
+    '--encoding=none',
+  ];
+  if (options.glob !== undefined && safeGlob.test(options.glob)) args.push(`--glob=${options.glob}`);
+  args.push('--regexp', options.pattern, '--', '.');
+  return new Promise((resolvePromise) => {
+    const child = spawn(options.command, args, {
+      cwd: options.root,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let sawOutput = false;
+    let rest: Buffer[] = [];
+    let file = '';
+    let pending: { line: number; text: string }[] = [];
+    const flush = () => {
+      if (file !== '' && include(file) && !inGit(file)) {
+        for (const match of pending) collector.add(file, match.line, match.text);
+      }
+      pending = [];
+    };
+    const onLine = (bytes: Buffer) => {
+      const nul = bytes.indexOf(0);
+      if (nul === -1) {
+        // A notice such as "./x: WARNING: stopped searching binary file": drop that file's matches.
+        pending = [];
+        return;
+      }
+      const path = bytes.toString('utf8', bytes[0] === 46 && bytes[1] === 47 ? 2 : 0, nul);
+      if (path !== file) {
+        flush();
+        file = path;
+      }
+      const colon = bytes.indexOf(58, nul + 1);
+      const line = Number(bytes.toString('latin1', nul + 1, colon));
+      pending.push({ line, text: bytes.toString('utf8', colon + 1) });
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      sawOutput = true;
+      let start = 0;
+      let newline = chunk.indexOf(10);
+      if (newline === -1) {
+        rest.push(chunk);
+        return;
+      }
+      if (rest.length > 0) {
+        rest.push(chunk.subarray(0, newline));
+        onLine(Buffer.concat(rest));
+        rest = [];
+        start = newline + 1;
+        newline = chunk.indexOf(10, start);
+      }
+      while (newline !== -1) {
+        onLine(chunk.subarray(start, newline));
+        start = newline + 1;
+        newline = chunk.indexOf(10, start);
+      }
+      if (start < chunk.length) rest.push(chunk.subarray(start));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8');
+    });
+    child.once('error', () => resolvePromise('unavailable'));
+    child.once('close', (code) => {
+      if (rest.length > 0) onLine(Buffer.concat(rest));
+      flush();
+      if (code === 2 && !sawOutput && /regex|pattern/i.test(stderr)) resolvePromise('pattern-refused');
+      else resolvePromise('done');
+    });
+  });
+}
+
+/** True for a path inside a `.git` directory, which both engines leave out. */
+function inGit(path: string): boolean {
+  return path === '.git' || path.startsWith('.git/') || path.includes('/.git/') || path.endsWith('/.git');
+}

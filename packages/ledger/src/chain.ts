@@ -1,0 +1,147 @@
+import { ToolgateError } from '@toolgate/core';
+import { canonicalJson, canonicalText, sha256Hex } from './canonical.js';
+import { envelopeParts, hashKey } from './envelope.js';
+import { type EventDraft, genesisHash, type LedgerEvent, ledgerSchemaVersion, parseEvent } from './event.js';
+
+/** A sealed event and its stored line (canonical JSON, without the newline). */
+export interface SealedEvent {
+  readonly event: LedgerEvent;
+  readonly line: string;
+}
+
+/** Where the next event goes: its seq, and the hash of the event before it. */
+export interface ChainHead {
+  /** The seq the next event gets (the count of events so far). */
+  readonly seq: number;
+  /** The hash of the last event, or {@link genesisHash} for an empty ledger. */
+  readonly hash: string;
+}
+
+/** The head of an empty ledger. */
+export const emptyHead: ChainHead = { seq: 0, hash: genesisHash };
+
+/** Fills in the envelope of a checked draft and hashes it onto the chain at `head`. */
+export function sealEvent(draft: EventDraft, head: ChainHead, at: string): SealedEvent {
+  let payloadText: string;
+  try {
+    payloadText = canonicalJson(draft.payload ?? {});
+  } catch (error) {
+    const message = (error as Error).message.replace(/^value /, `the payload of event "${draft.kind}" `);
+    throw new ToolgateError('INVALID_DEFINITION', message, { cause: error });
+  }
+  const event: LedgerEvent = {
+    seq: head.seq,
+    id: draft.id ?? `${draft.runId}:${head.seq}`,
+    runId: draft.runId,
+    turn: draft.turn ?? 0,
+    kind: draft.kind,
+    actor: draft.actor,
+    payload: JSON.parse(payloadText),
+    at,
+    schemaVersion: ledgerSchemaVersion,
+    prev: head.hash,
+    hash: '',
+  };
+  const { front, back } = envelopeParts(event, payloadText);
+  const hash = sha256Hex(head.hash + front + back);
+  (event as { hash: string }).hash = hash;
+  return { event, line: `${front}${hashKey}${hash}",${back}` };
+}
+
+/** The stored line (canonical JSON, without the newline) of a sealed event. */
+export function lineOf(event: LedgerEvent): string {
+  const { front, back } = envelopeParts(event, canonicalJson(event.payload));
+  return `${front}${hashKey}${event.hash}",${back}`;
+}
+
+/** Why a record failed verification, and which one. */
+export interface ChainFault {
+  /** The seq the bad record stands at (its position in the ledger). */
+  readonly seq: number;
+  /** The 1-based line number in a JSONL file. */
+  readonly line: number;
+  readonly reason: string;
+  /** LEDGER_UNAVAILABLE for a newer schema version, LEDGER_CORRUPT otherwise. */
+  readonly code: 'LEDGER_CORRUPT' | 'LEDGER_UNAVAILABLE';
+}
+
+/**
+ * Checks stored lines one at a time against the chain, in constant memory: each must parse, fit
+ * the envelope, stand at the next seq, point at the hash before it, be canonical JSON and hash to
+ * its own `hash`.
+ */
+export class ChainVerifier {
+  #head: ChainHead;
+
+  /** @param start where the lines begin: the seq of the first and the hash before it. */
+  constructor(start: ChainHead = emptyHead) {
+    this.#head = start;
+  }
+
+  /** The head after the last good record. */
+  get head(): ChainHead {
+    return this.#head;
+  }
+
+  /** Checks the next line; returns the event, or the fault. */
+  check(line: string): LedgerEvent | ChainFault {
+    const seq = this.#head.seq;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      return fault(seq, `the record is not JSON (${(error as Error).message})`);
+    }
+    let event: LedgerEvent;
+    try {
+      event = parseEvent(value, `the record at seq ${seq}`);
+    } catch (error) {
+      const typed = error as ToolgateError;
+      return fault(
+        seq,
+        typed.message,
+        typed.code === 'LEDGER_UNAVAILABLE' ? 'LEDGER_UNAVAILABLE' : undefined,
+      );
+    }
+    if (event.seq !== seq) {
+      return fault(
+        seq,
+        `its seq is ${event.seq}, expected ${seq}: a record was inserted, deleted or reordered`,
+      );
+    }
+    if (event.prev !== this.#head.hash) {
+      return fault(
+        seq,
+        seq === 0
+          ? 'its prev is not the genesis hash: records before it were deleted'
+          : `its prev does not match the hash of seq ${seq - 1}: a record was edited, deleted or reordered`,
+      );
+    }
+    const { front, back } = envelopeParts(event, canonicalText(event.payload));
+    if (line !== `${front}${hashKey}${event.hash}",${back}`) {
+      return fault(seq, 'the record is not in canonical JSON form: it was edited after it was written');
+    }
+    if (sha256Hex(event.prev + front + back) !== event.hash) {
+      return fault(seq, 'its hash does not match its content: the record was edited after it was written');
+    }
+    this.#head = { seq: seq + 1, hash: event.hash };
+    return event;
+  }
+}
+
+function fault(seq: number, reason: string, code: ChainFault['code'] = 'LEDGER_CORRUPT'): ChainFault {
+  return { seq, line: seq + 1, reason, code };
+}
+
+/** True when `check` returned a fault. */
+export function isFault(value: LedgerEvent | ChainFault): value is ChainFault {
+  return 'reason' in value;
+}
+
+/** The fault as a thrown error naming the record. */
+export function faultError(fault: ChainFault, file: string): ToolgateError {
+  return new ToolgateError(
+    fault.code,
+    `${file}: the record at seq ${fault.seq} (line ${fault.line}) is bad: ${fault.reason}`,
+  );
+}

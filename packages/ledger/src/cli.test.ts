@@ -1,0 +1,127 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FileStore } from './file-store.js';
+import { temporaryFiles } from './test-support/files.js';
+import { writeSampleLedger } from './test-support/sample.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+const file = temporaryFiles();
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...process.env, NO_COLOR: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: build first (pnpm --filter @toolgate/ledger... build)`);
+});
+
+describe('toolgate-ledger (the built bin)', () => {
+  it('verify: exits 0 with the count of a sound ledger', async () => {
+    const path = file('sound.jsonl');
+    const events = await writeSampleLedger(path);
+    const result = await run('verify', path);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(`${path}: ok, 4 records verified (last seq 3, hash ${events[3]!.hash})\n`);
+  });
+
+  it('verify: exits 1 naming the first bad seq and why when a record was edited', async () => {
+    const path = file('edited.jsonl');
+    await writeSampleLedger(path);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"seed":"moss"', '"seed":"mass"'));
+    const result = await run('verify', path);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `${path}: bad record at seq 1: its hash does not match its content: the record was edited after it was written\n`,
+    );
+  });
+
+  it('head, then verify --head: catches a tail cut off after the head was kept', async () => {
+    const path = file('cut.jsonl');
+    const events = await writeSampleLedger(path);
+    const head = await run('head', path);
+    expect(head).toMatchObject({ code: 0, stdout: `3 ${events[3]!.hash}\n` });
+    const kept = head.stdout.trim().split(' ')[1]!;
+    expect((await run('verify', path, '--head', kept)).code).toBe(0);
+    writeFileSync(path, `${readFileSync(path, 'utf8').split('\n').slice(0, 3).join('\n')}\n`);
+    expect((await run('verify', path)).code).toBe(0); // the cut ledger is a sound chain on its own
+    const caught = await run('verify', path, '--head', kept);
+    expect(caught.code).toBe(1);
+    expect(caught.stderr).toMatch(/bad record at seq 3: no record has the kept head hash/);
+  });
+
+  it('exits 3 for a ledger of a newer schema version and for a missing file', async () => {
+    const path = file('newer.jsonl');
+    await writeSampleLedger(path);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"schemaVersion":1', '"schemaVersion":2'));
+    const newer = await run('verify', path);
+    expect(newer.code).toBe(3);
+    expect(newer.stderr).toMatch(/schema version 2, newer than 1.*upgrade @toolgate\/ledger/);
+    const missing = await run('show', file('missing.jsonl'));
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/cannot read the ledger .*missing\.jsonl/);
+  });
+
+  it('show: --json prints the stored events, filtered by --run and --kind', async () => {
+    const path = file('show.jsonl');
+    const events = await writeSampleLedger(path);
+    const all = await run('show', path, '--json');
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(events);
+    const runB = await run('show', path, '--json', '--run', 'b');
+    expect(
+      runB.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).seq),
+    ).toEqual([3]);
+    const calls = await run('show', path, '--kind', 'tool.called');
+    expect(calls.stdout).toBe(
+      '#1 2026-01-01T00:00:00.001Z t0 teller tool.called oracle [c1] {"seed":"moss"}\n',
+    );
+  });
+
+  it('show --follow: prints records another process appends while it runs', async () => {
+    const path = file('follow.jsonl');
+    const store = await FileStore.open(path);
+    await store.append({ runId: 'r', kind: 'run.started', actor: 'system' });
+    const child: ChildProcess = spawn(process.execPath, [cli, 'show', path, '--follow', '--json']);
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const seen = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (output.split('\n').filter(Boolean).length >= count) resolve();
+          else setTimeout(check, 10);
+        };
+        check();
+      });
+    await seen(1);
+    await store.append({ runId: 'r', kind: 'oracle.spoke', actor: 'oracle', payload: { omen: 'rain' } });
+    await seen(2);
+    child.kill('SIGTERM');
+    await store.close();
+    expect(
+      output
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).kind),
+    ).toEqual(['run.started', 'oracle.spoke']);
+  });
+});

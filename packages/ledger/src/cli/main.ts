@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { ToolgateError } from '@toolgate/core';
+import { readLedgerFile } from '../read-file.js';
+import { verifyLedgerFile } from '../verify.js';
+import { formatEvent, stylesFor } from './format.js';
+
+/** Where the command line writes, and what it reads from its surroundings. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** Exit codes: 0 sound, 1 the ledger failed verification, 2 a usage error, 3 the ledger cannot be read. */
+export const exitCodes = { ok: 0, corrupt: 1, usage: 2, unavailable: 3 } as const;
+
+const usage = `usage: toolgate-ledger <command> FILE [options]
+
+commands:
+  verify FILE [--head HASH]   verify the hash chain; prints the count, or the first bad seq and why
+  show FILE [--json] [--run ID] [--kind KIND] [--follow]
+                              print the events (coloured on a terminal; NO_COLOR turns it off)
+  head FILE                   print the seq and hash of the last record, to keep elsewhere
+
+exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the ledger
+`;
+
+/** Runs `toolgate-ledger` with its arguments; resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr.write(`toolgate-ledger: ${(error as Error).message}\n\n${usage}`);
+    return exitCodes.usage;
+  }
+  const { values, positionals } = parsed;
+  const [command, file, ...extra] = positionals;
+  if (values.help) {
+    io.stdout.write(usage);
+    return exitCodes.ok;
+  }
+  if (!command || !['verify', 'show', 'head'].includes(command) || !file || extra.length > 0) {
+    const problem = !command
+      ? 'no command given'
+      : !['verify', 'show', 'head'].includes(command)
+        ? `unknown command "${command}"`
+        : !file
+          ? `"${command}" needs a ledger FILE`
+          : `unexpected arguments: ${extra.join(' ')}`;
+    io.stderr.write(`toolgate-ledger: ${problem}\n\n${usage}`);
+    return exitCodes.usage;
+  }
+  try {
+    if (command === 'show') return await show(file, values, io);
+    const result = await verifyLedgerFile(file, values.head === undefined ? {} : { head: values.head });
+    if (!result.ok) {
+      io.stderr.write(`${file}: bad record at seq ${result.seq}: ${result.reason}\n`);
+      return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
+    }
+    if (command === 'head') {
+      if (!result.last) {
+        io.stderr.write(`${file}: the ledger is empty; it has no head yet\n`);
+        return exitCodes.corrupt;
+      }
+      io.stdout.write(`${result.last.seq} ${result.last.hash}\n`);
+      return exitCodes.ok;
+    }
+    const last = result.last ? ` (last seq ${result.last.seq}, hash ${result.last.hash})` : '';
+    io.stdout.write(`${file}: ok, ${result.count} records verified${last}\n`);
+    return exitCodes.ok;
+  } catch (error) {
+    return fail(error, io);
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      head: { type: 'string' },
+      json: { type: 'boolean' },
+      run: { type: 'string' },
+      kind: { type: 'string' },
+      follow: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+async function show(
+  file: string,
+  values: { json?: boolean; run?: string; kind?: string; follow?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const styles = stylesFor(io.stdout, io.env);
+  const events = readLedgerFile(file, {
+    ...(values.run === undefined ? {} : { runId: values.run }),
+    ...(values.kind === undefined ? {} : { kind: values.kind }),
+    follow: values.follow ?? false,
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
+  for await (const event of events) {
+    io.stdout.write(`${values.json ? JSON.stringify(event) : formatEvent(event, styles)}\n`);
+  }
+  return exitCodes.ok;
+}
+
+function fail(error: unknown, io: CliIo): number {
+  if (ToolgateError.is(error)) {
+    io.stderr.write(`toolgate-ledger: ${error.message}\n`);
+    return error.code === 'LEDGER_CORRUPT' ? exitCodes.corrupt : exitCodes.unavailable;
+  }
+  io.stderr.write(`toolgate-ledger: ${(error as Error).message ?? String(error)}\n`);
+  return exitCodes.unavailable;
+}

@@ -1,0 +1,23 @@
+import type { LedgerEvent } from './event.js';
+import { ledgerSchemaVersion } from './event.js';
+
+/** The start of the hash member of a stored line. */
+export const hashKey = '"hash":"';
+
+/** The envelope fields that go into the canonical text beside the payload's. */
+export type Unsealed = Omit<LedgerEvent, 'hash' | 'payload' | 'schemaVersion'>;
+
+/**
+ * The canonical JSON of an event without its hash, in two parts: the hash member goes between them
+ * (keys sort actor, at, hash, id …). The envelope's fields are strings and integers, whose
+ * JSON.stringify text is canonical, so only the payload needs the canonicaliser.
+ */
+export function envelopeParts(event: Unsealed, payloadText: string): { front: string; back: string } {
+  return {
+    front: `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},`,
+    back:
+      `"id":${JSON.stringify(event.id)},"kind":${JSON.stringify(event.kind)},"payload":${payloadText},` +
+      `"prev":"${event.prev}","runId":${JSON.stringify(event.runId)},"schemaVersion":${ledgerSchemaVersion},` +
+      `"seq":${event.seq},"turn":${event.turn}}`,
+  };
+}

@@ -1,0 +1,270 @@
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { ToolgateError } from '@toolgate/core';
+import { type ChainHead, faultError } from './chain.js';
+import { ChainState, type Clock, Wakeup } from './chain-state.js';
+import type { EventDraft, LedgerEvent } from './event.js';
+import { followEvents } from './follow.js';
+import { readLines } from './lines.js';
+import { acquireLock } from './lock.js';
+import { scanLedgerFile, type TornTail } from './scan.js';
+import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
+
+/**
+ * When an append counts as written. `always`: fsync before each append resolves. `batch` (the
+ * default): group commit, appends that arrive together share one fsync before they resolve.
+ * `none`: the OS flushes when it likes (a crash may lose the last appends, never corrupt earlier ones).
+ */
+export type Durability = 'always' | 'batch' | 'none';
+
+/** What {@link FileStore.open} takes. */
+export interface FileStoreOptions {
+  /** Default `batch`. */
+  durability?: Durability;
+  /** Stamps `at`. Default: the system clock; inject {@link steppingClock} for reproducible ledgers. */
+  clock?: Clock;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
+ * write. One writer at a time, enforced by a `<file>.lock` lock file. On open the chain is
+ * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered},
+ * a bad record anywhere else is an error.
+ *
+ * @example
+ * const store = await FileStore.open('run.ledger.jsonl', { durability: 'batch' });
+ * await store.append({ runId: 'run-1', kind: 'run.started', actor: 'system' });
+ * await store.close();
+ */
+export class FileStore implements LedgerStore {
+  /** The ledger file. */
+  readonly path: string;
+  readonly durability: Durability;
+  /** The torn last line cut off when the file was opened, if there was one. */
+  readonly recovered: TornTail | undefined;
+  readonly #fd: number;
+  readonly #release: () => void;
+  readonly #chain: ChainState;
+  readonly #offsets: number[];
+  readonly #wakeup = new Wakeup();
+  #size: number;
+  #closed = false;
+  #broken: Error | undefined;
+  #waiting: Waiter[] = [];
+  #scheduled = false;
+  #syncsInFlight = 0;
+  #fsyncs = 0;
+
+  private constructor(
+    path: string,
+    options: FileStoreOptions,
+    state: {
+      fd: number;
+      release: () => void;
+      chain: ChainState;
+      offsets: number[];
+      size: number;
+      torn?: TornTail;
+    },
+  ) {
+    this.path = path;
+    this.durability = options.durability ?? 'batch';
+    this.#fd = state.fd;
+    this.#release = state.release;
+    this.#chain = state.chain;
+    this.#offsets = state.offsets;
+    this.#size = state.size;
+    this.recovered = state.torn;
+  }
+
+  /**
+   * Opens (or creates) a ledger file for writing. Refused with LEDGER_UNAVAILABLE while another
+   * writer holds it or when it was written by a newer schema; LEDGER_CORRUPT when it fails
+   * verification anywhere but a torn last line.
+   */
+  static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
+    const durability = options.durability ?? 'batch';
+    if (!['always', 'batch', 'none'].includes(durability)) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `durability ${JSON.stringify(durability)} is not one of "always", "batch", "none"`,
+      );
+    }
+    const release = acquireLock(path);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'a+');
+      const chain = new ChainState(options.clock);
+      const offsets: number[] = [];
+      const scan = await scanLedgerFile(path, (event, start) => {
+        chain.commit(event);
+        offsets.push(start);
+      });
+      if (scan.fault) throw faultError(scan.fault, path);
+      if (scan.torn) {
+        ftruncateSync(fd, scan.size);
+        fsyncSync(fd);
+      }
+      const state = { fd, release, chain, offsets, size: scan.size };
+      return new FileStore(path, options, scan.torn ? { ...state, torn: scan.torn } : state);
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      release();
+      if (ToolgateError.is(error)) throw error;
+      throw new ToolgateError(
+        'LEDGER_UNAVAILABLE',
+        `cannot open the ledger ${path}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  head(): ChainHead {
+    return this.#chain.head;
+  }
+
+  /** How many fsyncs this store has issued: with `batch`, fewer than appends that arrived together. */
+  get fsyncs(): number {
+    return this.#fsyncs;
+  }
+
+  async append(draft: EventDraft): Promise<LedgerEvent> {
+    this.#usable();
+    const existing = draft?.id === undefined ? undefined : this.#chain.seqOf(draft.id);
+    if (existing !== undefined) {
+      if (this.durability !== 'none') await this.#sync();
+      return this.#eventAt(existing);
+    }
+    const sealed = this.#chain.seal(draft);
+    const bytes = Buffer.from(`${sealed.line}\n`, 'utf8');
+    try {
+      let written = 0;
+      while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
+    } catch (error) {
+      this.#broken = error as Error;
+      throw this.#brokenError();
+    }
+    this.#chain.commit(sealed.event);
+    this.#offsets.push(this.#size);
+    this.#size += bytes.length;
+    this.#wakeup.wake();
+    if (this.durability === 'always') await this.#fsyncNow();
+    else if (this.durability === 'batch') await this.#sync();
+    return sealed.event;
+  }
+
+  async *read(options: ReadOptions = {}): AsyncGenerator<LedgerEvent> {
+    const from = options.fromSeq ?? 0;
+    const end = this.#size;
+    if (from >= this.#offsets.length) return;
+    for await (const line of readLines(this.path, { start: this.#offsets[from]!, end })) {
+      const event = JSON.parse(line.text) as LedgerEvent;
+      if (matches(event, options)) yield event;
+    }
+  }
+
+  follow(options: FollowOptions = {}): AsyncIterable<LedgerEvent> {
+    return followEvents(
+      {
+        readFrom: (fromSeq) => this.read({ fromSeq }),
+        count: () => this.#offsets.length,
+        closed: () => this.#closed,
+        wakeup: this.#wakeup,
+      },
+      options,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      if (!this.#broken && this.durability !== 'none') await this.#sync();
+    } finally {
+      closeSync(this.#fd);
+      this.#release();
+      this.#wakeup.wake();
+    }
+  }
+
+  #usable(): void {
+    if (this.#closed) {
+      throw new ToolgateError(
+        'LEDGER_UNAVAILABLE',
+        `the ledger ${this.path} is closed; open it again to append`,
+      );
+    }
+    if (this.#broken) throw this.#brokenError();
+  }
+
+  #brokenError(): ToolgateError {
+    return new ToolgateError(
+      'LEDGER_UNAVAILABLE',
+      `the ledger ${this.path} could not be written (${this.#broken?.message}); ` +
+        'no further appends are taken: close it and open it again, which recovers the last good record',
+      { cause: this.#broken },
+    );
+  }
+
+  #eventAt(seq: number): LedgerEvent {
+    const start = this.#offsets[seq]!;
+    const end = this.#offsets[seq + 1] ?? this.#size;
+    const buffer = Buffer.alloc(end - start);
+    readSync(this.#fd, buffer, 0, buffer.length, start);
+    return JSON.parse(buffer.toString('utf8')) as LedgerEvent;
+  }
+
+  #fsyncNow(): Promise<void> {
+    this.#fsyncs++;
+    return new Promise((resolve, reject) =>
+      fsync(this.#fd, (error) => {
+        if (!error) return resolve();
+        this.#broken = error;
+        reject(this.#brokenError());
+      }),
+    );
+  }
+
+  /**
+   * Group commit: resolves after an fsync that started after this call. Appends that arrive in the
+   * same turn of the event loop share one fsync; up to {@link maxSyncsInFlight} groups are synced at
+   * once, since the kernel lets a later fsync ride on a commit already under way.
+   */
+  #sync(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#syncsInFlight >= maxSyncsInFlight || this.#waiting.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      const group = this.#waiting;
+      this.#waiting = [];
+      this.#syncsInFlight++;
+      this.#fsyncNow().then(
+        () => this.#settle(group),
+        (error) => this.#settle([...group, ...this.#waiting.splice(0)], error),
+      );
+    });
+  }
+
+  #settle(group: Waiter[], error?: unknown): void {
+    this.#syncsInFlight--;
+    for (const waiter of group) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+    this.#schedule();
+  }
+}
+
+/** How many group fsyncs a batch-mode store keeps in flight at most (libuv's default pool size). */
+const maxSyncsInFlight = 4;

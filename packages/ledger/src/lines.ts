@@ -1,0 +1,87 @@
+import { open } from 'node:fs/promises';
+
+/** One line of a JSONL file, with its byte offsets. */
+export interface Line {
+  /** The text, without the newline. */
+  readonly text: string;
+  /** The byte offset the line starts at. */
+  readonly start: number;
+  /** The byte offset just past its newline (or past the end of the file, for an unfinished line). */
+  readonly end: number;
+  /** False for a last line with no newline: a write cut short. */
+  readonly complete: boolean;
+}
+
+/** What {@link readLines} takes. */
+export interface ReadLinesOptions {
+  /** Byte offset to start at. Default 0. */
+  start?: number;
+  /** Byte offset to stop at. Default: the end of the file. */
+  end?: number;
+}
+
+const chunkSize = 1 << 20;
+
+/**
+ * Streams the lines of a file in constant memory, a chunk's worth of lines at a time (one await
+ * per megabyte rather than per line).
+ */
+export async function* readLineBatches(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line[]> {
+  const handle = await open(path, 'r');
+  try {
+    const end = options.end ?? Number.POSITIVE_INFINITY;
+    const buffer = Buffer.allocUnsafe(chunkSize);
+    let position = options.start ?? 0;
+    let carry: Buffer | undefined;
+    let carryStart = position;
+    while (position < end) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkSize, end - position), position);
+      if (bytesRead === 0) break;
+      const batch: Line[] = [];
+      let from = 0;
+      const last = buffer.lastIndexOf(10, bytesRead - 1);
+      if (last >= 0) {
+        // Decode every whole line of the chunk at once, then split: far cheaper than line by line.
+        const first = buffer.indexOf(10);
+        let start = position;
+        if (carry) {
+          const text = Buffer.concat([carry, buffer.subarray(0, first)]).toString('utf8');
+          batch.push({ text, start: carryStart, end: position + first + 1, complete: true });
+          carry = undefined;
+          start = position + first + 1;
+        }
+        const begin = start - position;
+        if (begin <= last) {
+          const texts = buffer.toString('utf8', begin, last).split('\n');
+          for (const text of texts) {
+            const end = start + (isAscii(text) ? text.length : Buffer.byteLength(text)) + 1;
+            batch.push({ text, start, end, complete: true });
+            start = end;
+          }
+        }
+        from = last + 1;
+      }
+      if (from < bytesRead) {
+        const rest = Buffer.from(buffer.subarray(from, bytesRead));
+        if (!carry) carryStart = position + from;
+        carry = carry ? Buffer.concat([carry, rest]) : rest;
+      }
+      position += bytesRead;
+      if (batch.length > 0) yield batch;
+    }
+    if (carry) yield [{ text: carry.toString('utf8'), start: carryStart, end: position, complete: false }];
+  } finally {
+    await handle.close();
+  }
+}
+
+const nonAscii = /[^\x00-\x7f]/;
+
+function isAscii(text: string): boolean {
+  return !nonAscii.test(text);
+}
+
+/** Streams the lines of a file one at a time, in constant memory. */
+export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(path, options)) yield* batch;
+}

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ChainVerifier, emptyHead, isFault } from './chain.js';
+import type { ScanResult } from './scan.js';
+import type { ChunkRequest, ChunkResult } from './verify-worker.js';
+
+const chunkSize = 1 << 20;
+const workerUrl = new URL('./verify-worker.js', import.meta.url);
+
+/** True when the compiled worker is beside this module (it is not when running from source). */
+export function parallelScanAvailable(): boolean {
+  return existsSync(fileURLToPath(workerUrl));
+}
+
+/**
+ * Scans a ledger file with `workers` threads: this thread reads 1 MiB chunks of whole lines and links
+ * them; the workers check each chunk's records. At most two chunks per worker are in memory.
+ */
+export async function scanInParallel(
+  path: string,
+  workers: number,
+  head?: string,
+): Promise<ScanResult & { headFound: boolean }> {
+  // execArgv: [] so the worker resolves packages by the default conditions, whatever this process was started with.
+  const pool = Array.from({ length: workers }, () => new Worker(workerUrl, { execArgv: [] }));
+  const handle = await open(path, 'r');
+  const pending = new Map<number, (result: ChunkResult) => void>();
+  let failure: ((error: Error) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    failure = reject;
+  });
+  failed.catch(() => {});
+  for (const worker of pool) {
+    worker.on('message', (result: ChunkResult) => pending.get(result.id)?.(result));
+    worker.on('error', (error) => failure?.(error));
+  }
+  let expected = emptyHead;
+  let size = 0;
+  let headFound = head === undefined;
+  const inFlight: Promise<ChunkResult>[] = [];
+  let next = 0;
+  const submit = (chunk: Buffer) => {
+    const id = next++;
+    const buffer = new ArrayBuffer(chunk.length);
+    chunk.copy(Buffer.from(buffer));
+    inFlight.push(new Promise((resolve) => pending.set(id, resolve)));
+    const request: ChunkRequest = { id, buffer, head };
+    pool[id % workers]!.postMessage(request, [buffer]);
+  };
+  /** Links one checked chunk; re-checks it here when it does not link or a record in it is bad. */
+  const settle = async (): Promise<ScanResult | undefined> => {
+    const result = await Promise.race([inFlight.shift()!, failed]);
+    pending.delete(result.id);
+    if (result.ok && result.firstSeq === expected.seq && result.firstPrev === expected.hash) {
+      expected = { seq: expected.seq + result.count, hash: result.lastHash };
+      size += result.buffer.byteLength;
+      if (result.sawHead) headFound = true;
+      return undefined;
+    }
+    const verifier = new ChainVerifier(expected);
+    const lines = Buffer.from(result.buffer).toString('utf8').split('\n');
+    lines.pop();
+    for (const line of lines) {
+      const checked = verifier.check(line);
+      if (isFault(checked)) return { count: verifier.head.seq, head: verifier.head, size, fault: checked };
+      if (checked.hash === head) headFound = true;
+      size += Buffer.byteLength(line) + 1;
+    }
+    expected = verifier.head;
+    return undefined;
+  };
+  try {
+    let carry = Buffer.alloc(0);
+    const buffer = Buffer.allocUnsafe(chunkSize);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkSize, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const data =
+        carry.length > 0
+          ? Buffer.concat([carry, buffer.subarray(0, bytesRead)])
+          : buffer.subarray(0, bytesRead);
+      const last = data.lastIndexOf(10);
+      carry = Buffer.from(data.subarray(last + 1));
+      if (last < 0) continue;
+      submit(data.subarray(0, last + 1));
+      if (inFlight.length >= workers * 2) {
+        const fault = await settle();
+        if (fault) return { ...fault, headFound };
+      }
+    }
+    while (inFlight.length > 0) {
+      const fault = await settle();
+      if (fault) return { ...fault, headFound };
+    }
+    const done = { count: expected.seq, head: expected, size, headFound };
+    return carry.length > 0
+      ? { ...done, torn: { seq: expected.seq, offset: size, bytes: carry.length } }
+      : done;
+  } finally {
+    await handle.close();
+    await Promise.all(pool.map((worker) => worker.terminate()));
+  }
+}

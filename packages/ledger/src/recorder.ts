@@ -1,0 +1,123 @@
+import type {
+  JsonObject,
+  JsonValue,
+  PolicyDecidedRecord,
+  Recorder,
+  ToolCalledRecord,
+  ToolChangedRecord,
+  ToolDescription,
+  ToolReturnedRecord,
+} from '@toolgate/core';
+import type { LedgerEvent } from './event.js';
+import type { LedgerStore } from './store.js';
+
+/** What a {@link LedgerRecorder} is built with. */
+export interface LedgerRecorderOptions {
+  /** The run every event belongs to. */
+  runId: string;
+  /** The turn to start at. Default 0; move it with {@link LedgerRecorder.setTurn}. */
+  turn?: number;
+}
+
+/**
+ * The gate's recorder, writing to a ledger: every call through an agent handle becomes
+ * `tool.called`, `policy.decided` (when policy was consulted) and `tool.returned`, correlated by
+ * the call id, with the agent as actor. Event ids derive from the run and call id
+ * (`<runId>:<callId>:<kind>`), so with injected call ids and clock a run writes the same bytes
+ * every time.
+ *
+ * @example
+ * const recorder = new LedgerRecorder(store, { runId: 'run-1' });
+ * const gate = new ToolGate(registry, { recorder, callIds: counter() });
+ * recorder.setTurn(1);
+ * await gate.forAgent(manifest).callTool('oracle', { seed: 'moss' });
+ */
+export class LedgerRecorder implements Recorder {
+  readonly store: LedgerStore;
+  readonly runId: string;
+  #turn: number;
+
+  constructor(store: LedgerStore, options: LedgerRecorderOptions) {
+    this.store = store;
+    this.runId = options.runId;
+    this.#turn = options.turn ?? 0;
+  }
+
+  /** The turn events are stamped with. */
+  get turn(): number {
+    return this.#turn;
+  }
+
+  /** Moves to another turn of the run (a model turn, a round of a scenario). */
+  setTurn(turn: number): void {
+    this.#turn = turn;
+  }
+
+  /** Appends an event of this run and turn, e.g. `run.started` or `oracle.spoke`. */
+  record(kind: string, actor: string, payload: JsonValue = {}, id?: string): Promise<LedgerEvent> {
+    return this.store.append({
+      ...(id === undefined ? {} : { id }),
+      runId: this.runId,
+      turn: this.#turn,
+      kind,
+      actor,
+      payload,
+    });
+  }
+
+  /**
+   * Records the descriptions of the tools of the run as `tools.described`, so a replay can describe
+   * them to a model with every tool switched off.
+   */
+  async describeTools(actor: string, tools: readonly ToolDescription[]): Promise<void> {
+    const described = tools.map(({ name, description, inputSchema, parallelSafe }) => ({
+      name,
+      description,
+      inputSchema: inputSchema as JsonValue,
+      ...(parallelSafe === undefined ? {} : { parallelSafe }),
+    }));
+    await this.record('tools.described', actor, { tools: described });
+  }
+
+  async toolCalled(record: ToolCalledRecord): Promise<void> {
+    const { callId, tool, parameters } = record;
+    await this.#call('tool.called', record, { callId, tool, parameters });
+  }
+
+  async policyDecided(record: PolicyDecidedRecord): Promise<void> {
+    const { callId, tool, verdict, decision, reason, rule } = record;
+    const payload: JsonObject = { callId, tool, verdict, decision, reason };
+    if (rule !== undefined) payload.rule = rule;
+    await this.#call('policy.decided', record, payload);
+  }
+
+  async toolReturned(record: ToolReturnedRecord): Promise<void> {
+    const { callId, tool } = record;
+    const payload: JsonObject = record.isError
+      ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
+      : { callId, tool, isError: false, output: record.output };
+    await this.#call('tool.returned', record, payload);
+  }
+
+  /** Records a remote tool that changed (or conflicted) after approval as `tool.changed`, the server as actor. */
+  async toolChanged(record: ToolChangedRecord): Promise<void> {
+    const { kind, server, tool, remoteName, before, after } = record;
+    const payload = { change: kind, server, tool, remoteName, before, after } as unknown as JsonObject;
+    await this.record('tool.changed', server, payload);
+  }
+
+  #call(kind: string, record: { callId: string; agent: string }, payload: JsonObject): Promise<LedgerEvent> {
+    return this.store.append({
+      id: this.#id(record.callId, kind),
+      runId: this.runId,
+      turn: this.#turn,
+      kind,
+      actor: record.agent,
+      payload,
+    });
+  }
+
+  #id(callId: string, kind: string): string {
+    return `${this.runId}:${callId}:${kind}`;
+  }
+}

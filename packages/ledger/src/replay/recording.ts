@@ -1,0 +1,83 @@
+import type { JsonValue, ToolDescription } from '@toolgate/core';
+import { canonicalJson } from '../canonical.js';
+import type { LedgerEvent } from '../event.js';
+
+/** One recorded call: its three events, correlated by call id. */
+export interface RecordedCall {
+  readonly agent: string;
+  readonly tool: string;
+  readonly parameters: JsonValue;
+  /** `agent`, `tool` and canonical parameters: what a replayed call is matched on. */
+  readonly key: string;
+  readonly called: LedgerEvent;
+  decided?: LedgerEvent;
+  returned?: LedgerEvent;
+}
+
+/** The calls of a recording, in order, and the tools it described. */
+export interface Recording {
+  readonly calls: RecordedCall[];
+  readonly descriptions: Map<string, ToolDescription>;
+  /** Every tool the recording called. */
+  readonly toolNames: Set<string>;
+}
+
+/** The match key of a call. */
+export function callKey(agent: string, tool: string, parameters: unknown): string {
+  return `${agent}\u0000${tool}\u0000${canonicalJson(parameters ?? {}, 'the parameters of a replayed call')}`;
+}
+
+type Payload = { [key: string]: JsonValue };
+
+/** Groups the `tool.called`, `policy.decided` and `tool.returned` events of a run by call id. */
+export function readRecording(events: Iterable<LedgerEvent>, runId?: string): Recording {
+  const calls: RecordedCall[] = [];
+  const byCallId = new Map<string, RecordedCall>();
+  const descriptions = new Map<string, ToolDescription>();
+  const toolNames = new Set<string>();
+  for (const event of events) {
+    if (runId !== undefined && event.runId !== runId) continue;
+    const payload = (event.payload ?? {}) as Payload;
+    const callId = `${event.runId}\u0000${String(payload.callId)}`;
+    if (event.kind === 'tool.called') {
+      const tool = String(payload.tool);
+      const call: RecordedCall = {
+        agent: event.actor,
+        tool,
+        parameters: payload.parameters ?? {},
+        key: callKey(event.actor, tool, payload.parameters),
+        called: event,
+      };
+      calls.push(call);
+      byCallId.set(callId, call);
+      toolNames.add(tool);
+    } else if (event.kind === 'policy.decided') {
+      const call = byCallId.get(callId);
+      if (call) call.decided = event;
+    } else if (event.kind === 'tool.returned') {
+      const call = byCallId.get(callId);
+      if (call) call.returned = event;
+    } else if (event.kind === 'tools.described' && Array.isArray(payload.tools)) {
+      for (const tool of payload.tools as unknown as ToolDescription[]) {
+        descriptions.set(tool.name, tool);
+      }
+    }
+  }
+  return { calls, descriptions, toolNames };
+}
+
+/** What differs between a recorded call and a replayed one, in words. */
+export function differenceOf(
+  recorded: RecordedCall,
+  agent: string,
+  tool: string,
+  parameters: unknown,
+): string {
+  const parts: string[] = [];
+  if (recorded.agent !== agent) parts.push(`agent "${agent}" instead of "${recorded.agent}"`);
+  if (recorded.tool !== tool) parts.push(`tool "${tool}" instead of "${recorded.tool}"`);
+  const was = canonicalJson(recorded.parameters);
+  const now = canonicalJson(parameters ?? {});
+  if (was !== now) parts.push(`parameters ${now} instead of ${was}`);
+  return parts.join(', ');
+}

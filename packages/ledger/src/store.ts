@@ -1,0 +1,54 @@
+import type { ChainHead } from './chain.js';
+import type { EventDraft, LedgerEvent } from './event.js';
+
+/** Which events a read returns. Every filter is optional; events come in seq order. */
+export interface ReadOptions {
+  /** Only events of this run. */
+  runId?: string;
+  /** Only events of this kind. */
+  kind?: string;
+  /** Only events at or after this seq (a tail). */
+  fromSeq?: number;
+}
+
+/** What a live follow takes: a read filter, and a signal that ends it. */
+export interface FollowOptions extends ReadOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * A ledger: an append-only, hash-chained sequence of events. The in-memory and the JSONL file
+ * stores implement it alike, so the recorder and replay work over either.
+ */
+export interface LedgerStore {
+  /** The seq the next event gets, and the hash of the last one. */
+  head(): ChainHead;
+  /**
+   * Seals and stores one event. Appending an id that is already stored stores nothing and returns
+   * the stored event. Appends are chained in call order; the promise resolves once the event is as
+   * durable as the store promises.
+   */
+  append(draft: EventDraft): Promise<LedgerEvent>;
+  /** The stored events that match, in seq order. */
+  read(options?: ReadOptions): AsyncIterable<LedgerEvent>;
+  /** The stored events that match, then each new one as it is appended, until the signal aborts or the store closes. */
+  follow(options?: FollowOptions): AsyncIterable<LedgerEvent>;
+  /** Waits for pending appends and releases the store. Appending afterwards is an error. */
+  close(): Promise<void>;
+}
+
+/** True when an event passes a read filter. */
+export function matches(event: LedgerEvent, options: ReadOptions): boolean {
+  return (
+    (options.runId === undefined || event.runId === options.runId) &&
+    (options.kind === undefined || event.kind === options.kind) &&
+    (options.fromSeq === undefined || event.seq >= options.fromSeq)
+  );
+}
+
+/** Collects every event a read yields, e.g. `await readAll(store.read({ runId }))`. */
+export async function readAll(events: AsyncIterable<LedgerEvent>): Promise<LedgerEvent[]> {
+  const all: LedgerEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}

@@ -1,0 +1,252 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpTool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { messageOf, ToolgateError } from '@toolgate/core';
+import { isStdioConfig, type McpServerConfig } from './server-config.js';
+
+/** Called with a server's full tool list each time it is listed: first, on reconnect, on `list_changed`. */
+export type ToolsListener = (tools: readonly McpTool[]) => void | Promise<void>;
+
+interface Session {
+  readonly client: Client;
+  readonly transport: Transport;
+  /** Why the session broke, when the transport said so (junk on stdout, a dead pipe). */
+  fault: string | undefined;
+  stderr: string;
+  closed: boolean;
+}
+
+const maxPages = 1000;
+const stderrTail = 2000;
+
+/**
+ * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
+ * the server's tools, refreshes them on `list_changed`, and maps every transport failure to a
+ * ToolgateError naming the server. A broken session is dropped (its child process stopped) and the
+ * next use reconnects.
+ */
+export class McpConnection {
+  readonly config: McpServerConfig;
+  readonly #onTools: ToolsListener;
+  #session: Promise<Session> | undefined;
+  #current: Session | undefined;
+  /** The current session once it has connected and listed its tools. */
+  #ready: Session | undefined;
+  #refreshing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(config: McpServerConfig, onTools: ToolsListener) {
+    this.config = config;
+    this.#onTools = onTools;
+  }
+
+  /** The server's name, as errors say it. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** The pid of the server's child process while a stdio session is open. */
+  async pid(): Promise<number | undefined> {
+    const session = await this.#session?.catch(() => undefined);
+    const transport = session?.transport;
+    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  }
+
+  /** True while a session is open and listed and no `list_changed` refresh is pending. */
+  get open(): boolean {
+    return this.#ready !== undefined && this.#ready === this.#current && this.#refreshing === undefined;
+  }
+
+  /**
+   * Opens the session (and lists tools) if none is open, and waits for a pending `list_changed`
+   * refresh; rejects with TRANSPORT_FAILED or TIMEOUT.
+   */
+  async ready(): Promise<void> {
+    await this.#open();
+    await this.#refreshing;
+  }
+
+  /** Settles once any `list_changed` refresh in flight has been applied. */
+  async settled(): Promise<void> {
+    await this.#refreshing;
+  }
+
+  /** Calls a tool by its name on the server; transport failures reject with a ToolgateError. */
+  async call(name: string, parameters: Record<string, unknown>): Promise<CallToolResult> {
+    const session = this.#ready ?? (await this.#open());
+    try {
+      const result = await session.client.callTool({ name, arguments: parameters }, undefined, {
+        timeout: this.#timeoutMs,
+      });
+      // A fault seen before the answer (junk earlier on stdout) taints it: the stream cannot be trusted.
+      if (session.fault !== undefined) throw new Error(session.fault);
+      return result as CallToolResult;
+    } catch (error) {
+      throw this.#failure(session, `a call to "${name}"`, error);
+    }
+  }
+
+  /** Ends the session and stops the child process; later calls fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const session = await this.#session?.catch(() => undefined);
+    this.#session = undefined;
+    this.#current = undefined;
+    this.#ready = undefined;
+    if (session) await session.client.close().catch(() => undefined);
+  }
+
+  get #timeoutMs(): number {
+    return this.config.timeoutMs ?? 60_000;
+  }
+
+  #open(): Promise<Session> {
+    if (this.#closed) {
+      return Promise.reject(
+        new ToolgateError(
+          'TRANSPORT_FAILED',
+          `MCP server "${this.name}" is closed; attach it again to use it`,
+        ),
+      );
+    }
+    if (!this.#session) {
+      const opening = this.#connect();
+      this.#session = opening;
+      opening.catch(() => {
+        if (this.#session === opening) {
+          this.#session = undefined;
+          this.#current = undefined;
+          this.#ready = undefined;
+        }
+      });
+    }
+    return this.#session;
+  }
+
+  async #connect(): Promise<Session> {
+    const transport = this.#transport();
+    const client = new Client({ name: 'toolgate', version: '0.1.0' }, { capabilities: {} });
+    const session: Session = { client, transport, fault: undefined, stderr: '', closed: false };
+    this.#current = session;
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        session.stderr = (session.stderr + text).slice(-stderrTail);
+        if (isStdioConfig(this.config)) this.config.onStderr?.(text);
+      });
+      // Anything the stdio transport reports (junk on stdout, a dead pipe) breaks the stream.
+      transport.onerror = (error) => {
+        const junk = error instanceof SyntaxError || error.name === 'ZodError';
+        session.fault ??= junk
+          ? `it wrote a line that is not JSON-RPC to stdout (${messageOf(error)})`
+          : messageOf(error);
+        void this.#drop(session);
+      };
+    }
+    client.onclose = () => {
+      session.closed = true;
+      this.#forget(session);
+    };
+    try {
+      await client.connect(transport, { timeout: this.#timeoutMs });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        const refresh: Promise<void> = this.#list(session)
+          .catch(() => undefined)
+          .finally(() => {
+            if (this.#refreshing === refresh) this.#refreshing = undefined;
+          });
+        this.#refreshing = refresh;
+      });
+      await this.#list(session);
+      if (this.#current === session) this.#ready = session;
+    } catch (error) {
+      await this.#drop(session);
+      throw this.#failure(session, 'starting it', error);
+    }
+    return session;
+  }
+
+  #transport(): Transport {
+    const config = this.config;
+    if (isStdioConfig(config)) {
+      return new StdioClientTransport({
+        command: config.command,
+        args: [...(config.args ?? [])],
+        ...(config.env ? { env: config.env } : {}),
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        stderr: 'pipe',
+      });
+    }
+    const headers = config.headers;
+    return new StreamableHTTPClientTransport(
+      new URL(config.url),
+      headers ? { requestInit: { headers } } : {},
+    );
+  }
+
+  async #list(session: Session): Promise<void> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: this.#timeoutMs,
+      });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    await this.#onTools(tools);
+  }
+
+  #failure(session: Session, during: string, error: unknown): ToolgateError {
+    if (ToolgateError.is(error)) return error;
+    const server = `MCP server "${this.name}"`;
+    const code = error instanceof McpError ? error.code : undefined;
+    if (code === ErrorCode.RequestTimeout && session.fault === undefined) {
+      void this.#drop(session);
+      return new ToolgateError(
+        'TIMEOUT',
+        `${server} did not answer ${during} within ${this.#timeoutMs} ms; ` +
+          'it was stopped, and the next call starts a new session',
+        { cause: error },
+      );
+    }
+    const remoteRefusal = code !== undefined && code !== ErrorCode.ConnectionClosed;
+    if (remoteRefusal && session.fault === undefined && !session.closed && during !== 'starting it') {
+      return new ToolgateError('TOOL_FAILED', `${server} refused ${during}: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    void this.#drop(session);
+    const why = session.fault ?? messageOf(error);
+    const stderr = session.stderr.trim()
+      ? `; its stderr ended with: ${session.stderr.trim().slice(-500)}`
+      : '';
+    return new ToolgateError(
+      'TRANSPORT_FAILED',
+      `${server} failed during ${during}: ${why}${stderr}; the next call reconnects`,
+      { cause: error },
+    );
+  }
+
+  #forget(session: Session): void {
+    if (this.#current === session) {
+      this.#current = undefined;
+      this.#ready = undefined;
+      this.#session = undefined;
+    }
+  }
+
+  async #drop(session: Session): Promise<void> {
+    this.#forget(session);
+    await session.client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,48 @@
+import { drawOmen } from '@toolgate/builtins';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolverFromEnv, serversFromEnv } from './from-env.js';
+import type { MCPResolver } from './resolver.js';
+import { fixture, noChildren, toolgateMcp } from './testing-fixtures/servers.js';
+
+const quoted = (words: readonly string[]) => words.map((word) => `'${word}'`).join(' ');
+
+describe('resolverFromEnv (the config gate)', () => {
+  let resolver: MCPResolver | undefined;
+  afterEach(async () => {
+    await resolver?.close();
+    resolver = undefined;
+  });
+
+  it('is in-process by default and with MCP_ORACLE=0', async () => {
+    expect(await resolverFromEnv({})).toBeUndefined();
+    expect(await resolverFromEnv({ MCP_ORACLE: '0', MCP_SERVERS: '  ' })).toBeUndefined();
+  });
+
+  it('refuses an MCP_ORACLE value it does not understand', () => {
+    expect(() => serversFromEnv({ MCP_ORACLE: 'yes' })).toThrow(/MCP_ORACLE must be 1 or 0/);
+  });
+
+  it('attaches every MCP_SERVERS command, and MCP_ORACLE is ignored when MCP_SERVERS is set', async () => {
+    const oracle = toolgateMcp();
+    const faulty = fixture('faulty.mjs');
+    const line = `${quoted([oracle.command, ...oracle.args!])} :: ${quoted([faulty.command, ...faulty.args!])}`;
+    resolver = await resolverFromEnv({ MCP_SERVERS: line, MCP_ORACLE: '1' });
+    expect(resolver!.servers()).toHaveLength(2);
+    expect(await resolver!.call('oracle', { seed: 'gate' })).toEqual({ omen: drawOmen('gate') });
+    expect(await resolver!.call('echo', { value: 'v' })).toMatchObject({ value: 'v' });
+  });
+
+  it('fails clearly, leaving nothing running, when two MCP_SERVERS serve the same tool', async () => {
+    const oracle = toolgateMcp();
+    const line = `${quoted([oracle.command, ...oracle.args!])} :: ${quoted([oracle.command, ...oracle.args!])}`;
+    await expect(resolverFromEnv({ MCP_SERVERS: line })).rejects.toThrow(/both serve a tool named "oracle"/);
+    expect(await noChildren()).toEqual([]);
+  });
+
+  it('refuses an MCP_SERVERS line with a shell operator before spawning anything', async () => {
+    await expect(resolverFromEnv({ MCP_SERVERS: 'node a.js; rm -rf /' })).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+      message: expect.stringContaining('shell operator ";"'),
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ToolgateError } from '@toolgate/core';
+import { MCPResolver, type MCPResolverOptions } from './resolver.js';
+import { parseServerCommands } from './server-commands.js';
+import type { StdioServerConfig } from './server-config.js';
+
+/**
+ * The config gate. Returns undefined when tools should run in-process (the default), or a resolver
+ * attached to the MCP servers the environment names: `MCP_SERVERS` (command lines separated by
+ * ` :: `, see {@link parseServerCommands}), or `MCP_ORACLE=1` — the built-in oracle served by
+ * `toolgate-mcp --tools oracle` (ignored when `MCP_SERVERS` is set). With a resolver, do not
+ * register those tools in-process, so calls really cross the transport.
+ *
+ * @example
+ * const resolver = await resolverFromEnv();
+ * if (resolver) registry.setResolver(resolver);
+ * else registry.register(oracleTool());
+ */
+export async function resolverFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  options: MCPResolverOptions = {},
+): Promise<MCPResolver | undefined> {
+  const servers = serversFromEnv(env);
+  return servers ? MCPResolver.connect(servers, options) : undefined;
+}
+
+/** The servers the environment names, or undefined for in-process; see {@link resolverFromEnv}. */
+export function serversFromEnv(env: NodeJS.ProcessEnv = process.env): StdioServerConfig[] | undefined {
+  const listed = env.MCP_SERVERS?.trim();
+  if (listed) return parseServerCommands(listed, env);
+  const oracle = env.MCP_ORACLE?.trim();
+  if (oracle === undefined || oracle === '' || oracle === '0') return undefined;
+  if (oracle !== '1') {
+    throw new ToolgateError('INVALID_DEFINITION', `MCP_ORACLE must be 1 or 0, not ${JSON.stringify(oracle)}`);
+  }
+  return [{ name: 'oracle', command: process.execPath, args: [toolgateMcpPath(), '--tools', 'oracle'] }];
+}
+
+/** The path of the built `toolgate-mcp` script of the installed `@toolgate/mcp-server`. */
+export function toolgateMcpPath(): string {
+  const require = createRequire(import.meta.url);
+  let manifestPath: string;
+  try {
+    manifestPath = require.resolve('@toolgate/mcp-server/package.json');
+  } catch {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'MCP_ORACLE=1 needs @toolgate/mcp-server, which is not installed; install it beside @toolgate/mcp-client',
+    );
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
+  const script = join(dirname(manifestPath), manifest.bin?.['toolgate-mcp'] ?? 'dist/cli.js');
+  if (!existsSync(script)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `MCP_ORACLE=1 needs the built toolgate-mcp, but ${script} does not exist; ` +
+        'build it with `pnpm --filter @toolgate/mcp-server... build`',
+    );
+  }
+  return script;
+}

@@ -1,0 +1,21 @@
+/**
+ * @toolgate/mcp-client: MCP servers (stdio, streamable HTTP) as a toolgate `ToolResolver`, and the
+ * `MCP_SERVERS` / `MCP_ORACLE` config gate. The grant check runs in core before any transport here
+ * is touched.
+ *
+ * @module
+ */
+export { McpConnection, type ToolsListener } from './connection.js';
+export { fingerprint, type ToolShape } from './fingerprint.js';
+export { resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
+export { mapResult } from './map-result.js';
+export { MCPResolver, type MCPResolverOptions } from './resolver.js';
+export { parseServerCommands } from './server-commands.js';
+export {
+  checkServerConfig,
+  type HttpServerConfig,
+  isStdioConfig,
+  type McpServerConfig,
+  type StdioServerConfig,
+} from './server-config.js';
+export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { mapResult } from './map-result.js';
+
+const where = { server: 'files', tool: 'read' };
+
+describe('mapResult', () => {
+  it('takes structuredContent when it is an object', () => {
+    expect(
+      mapResult({ content: [{ type: 'text', text: '{"a":2}' }], structuredContent: { a: 1 } }, where),
+    ).toEqual({
+      a: 1,
+    });
+  });
+
+  it('parses the first text block as JSON, wrapping a non-object as { result }', () => {
+    expect(mapResult({ content: [{ type: 'text', text: '{"b":[1,2]}' }] }, where)).toEqual({ b: [1, 2] });
+    expect(mapResult({ content: [{ type: 'text', text: '[1,2]' }] }, where)).toEqual({ result: [1, 2] });
+    expect(mapResult({ content: [{ type: 'text', text: 'null' }] }, where)).toEqual({ result: null });
+  });
+
+  it('keeps unparseable text as { text }, and no content as {}', () => {
+    expect(mapResult({ content: [{ type: 'text', text: 'hello' }] }, where)).toEqual({ text: 'hello' });
+    expect(mapResult({ content: [] }, where)).toEqual({});
+  });
+
+  it('turns an isError result into TOOL_FAILED naming the tool and the server', () => {
+    expect(() =>
+      mapResult({ isError: true, content: [{ type: 'text', text: 'no such file' }] }, where),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'TOOL_FAILED',
+        message: 'tool "read" on MCP server "files" failed: no such file',
+      }),
+    );
+  });
+
+  it("keeps a toolgate server's error code, but never a code that would mean something else here", () => {
+    const remote = (code: string) => ({
+      isError: true,
+      content: [{ type: 'text' as const, text: 'why' }],
+      structuredContent: { code, message: 'why' },
+    });
+    expect(() => mapResult(remote('NOT_FOUND'), where)).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    );
+    expect(() => mapResult(remote('CAPABILITY_VIOLATION'), where)).toThrow(
+      expect.objectContaining({ code: 'TOOL_FAILED' }),
+    );
+  });
+});

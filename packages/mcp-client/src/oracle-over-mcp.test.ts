@@ -1,0 +1,105 @@
+import { drawOmen, oracleTool } from '@toolgate/builtins';
+import { type ToolCalledRecord, ToolGate, ToolRegistry, type ToolReturnedRecord } from '@toolgate/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolverFromEnv } from './from-env.js';
+import { MCPResolver } from './resolver.js';
+import { alive, gone, toolgateMcp } from './testing-fixtures/servers.js';
+
+const teller = { name: 'fortune-teller', tools: ['oracle'] };
+
+function recording() {
+  const records: unknown[] = [];
+  return {
+    records,
+    recorder: {
+      toolCalled: (record: ToolCalledRecord) => void records.push(['called', record]),
+      policyDecided: (record: unknown) => void records.push(['decided', record]),
+      toolReturned: (record: ToolReturnedRecord) => void records.push(['returned', record]),
+    },
+  };
+}
+
+describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
+  let resolver: MCPResolver | undefined;
+  afterEach(async () => {
+    await resolver?.close();
+    resolver = undefined;
+  });
+
+  it('answers through a real ToolGate with the same omen as in-process', async () => {
+    resolver = await MCPResolver.connect([toolgateMcp()]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { callIds: () => 'call-1' });
+    const result = await gate.forAgent(teller).callTool('oracle', { seed: 'moss' });
+    expect(result).toEqual({
+      callId: 'call-1',
+      tool: 'oracle',
+      isError: false,
+      output: { omen: drawOmen('moss') },
+    });
+  });
+
+  it('records the same records in-process and over MCP, and the same error for bad parameters', async () => {
+    const inProcess = recording();
+    const local = new ToolGate(new ToolRegistry().register(oracleTool()), {
+      recorder: inProcess.recorder,
+      callIds: () => 'c',
+    });
+    await local.forAgent(teller).callTool('oracle', { seed: 'lantern' });
+    await local.forAgent(teller).callTool('oracle', { seed: 7 });
+
+    resolver = await MCPResolver.connect([toolgateMcp()]);
+    const overMcp = recording();
+    const remote = new ToolGate(new ToolRegistry().setResolver(resolver), {
+      recorder: overMcp.recorder,
+      callIds: () => 'c',
+    });
+    await remote.forAgent(teller).callTool('oracle', { seed: 'lantern' });
+    await remote.forAgent(teller).callTool('oracle', { seed: 7 });
+    // Core validates a resolver's parameters only as an object, so policy is consulted before the
+    // remote schema check: the valid call's records match exactly, the invalid one's result matches.
+    expect(JSON.stringify(overMcp.records.slice(0, 4))).toBe(JSON.stringify(inProcess.records.slice(0, 4)));
+    expect(overMcp.records.at(-1)).toEqual(inProcess.records.at(-1));
+  });
+
+  it('describes the tool as the server lists it, never as parallel-safe', async () => {
+    resolver = await MCPResolver.connect([toolgateMcp()]);
+    const described = await resolver.describe('oracle');
+    expect(described).toEqual({
+      name: 'oracle',
+      description: oracleTool().description,
+      inputSchema: oracleTool().inputSchema,
+    });
+    expect(described).not.toHaveProperty('parallelSafe');
+  });
+
+  it('refuses an ungranted tool before the transport is touched', async () => {
+    resolver = await MCPResolver.connect([toolgateMcp()]);
+    const touched: string[] = [];
+    const observed = new Proxy(resolver, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          touched.push(String(key));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const gate = new ToolGate(new ToolRegistry().setResolver(observed));
+    const result = await gate.forAgent({ name: 'critic', tools: [] }).callTool('oracle', { seed: 'x' });
+    expect(result.isError && result.error.code).toBe('CAPABILITY_VIOLATION');
+    expect(touched).toEqual([]);
+  });
+
+  it('is chosen by MCP_ORACLE=1, and closing it stops the child process', async () => {
+    expect(await resolverFromEnv({})).toBeUndefined();
+    resolver = await resolverFromEnv({ MCP_ORACLE: '1' });
+    expect(resolver).toBeInstanceOf(MCPResolver);
+    const output = await resolver!.call('oracle', { seed: 'tide' });
+    expect(output).toEqual({ omen: drawOmen('tide') });
+    const pid = (await resolver!.pid('oracle'))!;
+    expect(alive(pid)).toBe(true);
+    await resolver!.close();
+    expect(await gone(pid)).toBe(true);
+  });
+});

@@ -1,0 +1,97 @@
+import { ToolGate, ToolRegistry } from '@toolgate/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MCPResolver } from './resolver.js';
+import { fixture } from './testing-fixtures/servers.js';
+
+describe('MCPResolver over a real stdio server', () => {
+  const open: MCPResolver[] = [];
+  const connect = async (...args: Parameters<typeof MCPResolver.connect>) => {
+    const resolver = await MCPResolver.connect(...args);
+    open.push(resolver);
+    return resolver;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((resolver) => resolver.close()));
+  });
+
+  it('maps structured, JSON-text, plain-text, bare and empty results to plain values', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    expect(await resolver.call('echo', { value: 'hi' })).toEqual({ value: 'hi', calls: 1 });
+    expect(await resolver.call('plain', {})).toEqual({ text: 'just words' });
+    expect(await resolver.call('number', {})).toEqual({ result: 42 });
+    expect(await resolver.call('nothing', {})).toEqual({});
+  });
+
+  it('folds an isError result into an error result the model reads, naming the server', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver));
+    const result = await gate.forAgent({ name: 'a', tools: ['fail'] }).callTool('fail', {});
+    expect(result).toMatchObject({
+      isError: true,
+      error: {
+        code: 'TOOL_FAILED',
+        message: 'tool "fail" on MCP server "faulty" failed: the disk is on fire',
+      },
+    });
+  });
+
+  it('caps remote output like in-process output', async () => {
+    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 1000 });
+    const output = (await resolver.call('big', { size: 5000 })) as {
+      truncated: boolean;
+      omittedChars: number;
+    };
+    expect(output.truncated).toBe(true);
+    expect(output.omittedChars).toBe(5000 + '{"text":""}'.length - 1000);
+    expect(await resolver.call('big', { size: 10 })).toEqual({ text: 'x'.repeat(10) });
+  });
+
+  it('refuses two servers serving the same name without prefixes, and leaves nothing running', async () => {
+    const resolver = await connect([fixture('faulty.mjs', { name: 'first' })]);
+    await expect(resolver.attach(fixture('faulty.mjs', { name: 'second' }))).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+      message: expect.stringContaining('"first" and "second" both serve a tool named "echo"'),
+    });
+    expect(resolver.servers()).toEqual(['first']);
+    expect(await resolver.call('echo', { value: 'still first' })).toMatchObject({ value: 'still first' });
+  });
+
+  it('serves prefixed names so two servers can export the same tool', async () => {
+    const resolver = await connect([
+      fixture('faulty.mjs', { name: 'left', prefix: 'left' }),
+      fixture('faulty.mjs', { name: 'right', prefix: 'right' }),
+    ]);
+    expect(await resolver.has('echo')).toBe(false);
+    expect(await resolver.has('left__echo')).toBe(true);
+    await resolver.call('left__echo', { value: 'a' });
+    expect(await resolver.call('left__echo', { value: 'b' })).toEqual({ value: 'b', calls: 2 });
+    expect(await resolver.call('right__echo', { value: 'c' })).toEqual({ value: 'c', calls: 1 });
+    expect((await resolver.describe('right__echo'))?.name).toBe('right__echo');
+  });
+
+  it('pages through a long tools/list', async () => {
+    const resolver = await connect([fixture('paged.mjs')]);
+    expect(await resolver.has('tool_0')).toBe(true);
+    expect(await resolver.has('tool_249')).toBe(true);
+    expect(await resolver.has('tool_250')).toBe(false);
+    expect(await resolver.call('tool_249', {})).toEqual({ called: 'tool_249' });
+  });
+
+  it('answers has/describe from the cached list and says UNKNOWN_TOOL for a name it does not serve', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    expect(await resolver.describe('nope')).toBeUndefined();
+    await expect(resolver.call('nope', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+  });
+
+  it('rejects a bad server config before spawning anything', async () => {
+    await expect(MCPResolver.connect([{ name: '', command: 'node' }])).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+    });
+    await expect(MCPResolver.connect([{ name: 'x', url: 'ftp://example.com' }])).rejects.toThrow(
+      /http or https/,
+    );
+    await expect(
+      MCPResolver.connect([fixture('faulty.mjs', { name: 'x', prefix: 'bad prefix' })]),
+    ).rejects.toThrow(/prefix "bad prefix"/);
+  });
+});

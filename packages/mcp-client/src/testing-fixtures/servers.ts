@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toolgateMcpPath } from '../from-env.js';
+import type { StdioServerConfig } from '../server-config.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The built toolgate-mcp serving `tools` over stdio; fails with a clear message when it is not built. */
+export function toolgateMcp(tools = 'oracle', extra: string[] = []): StdioServerConfig {
+  return {
+    name: 'toolgate-mcp',
+    command: process.execPath,
+    args: [toolgateMcpPath(), '--tools', tools, ...extra],
+  };
+}
+
+/** A fixture server script under testing-fixtures/, run by this node. */
+export function fixture(script: string, options: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return {
+    name: script.replace(/\.mjs$/, ''),
+    command: process.execPath,
+    args: [join(here, script)],
+    ...options,
+  };
+}
+
+/** True while a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** Waits (polling, bounded) until `pid` is gone; true when it went. */
+export async function gone(pid: number, withinMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (!alive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !alive(pid);
+}
+
+/** The pids of this process's live child processes (Linux: from /proc). */
+export function childPids(): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid && fields[0] !== 'Z') children.push(Number(entry));
+    } catch {
+      // the process went away while we looked
+    }
+  }
+  return children;
+}
+
+/** Waits (polling, bounded) until this process has no live children; their pids if some remain. */
+export async function noChildren(withinMs = 5000): Promise<number[]> {
+  const deadline = Date.now() + withinMs;
+  while (childPids().length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return childPids();
+}
+
+/** A running `toolgate-mcp --http` child process. */
+export interface HttpChild {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the built `toolgate-mcp --http --port 0 …` and waits for the URL it prints on stderr. */
+export function startHttpServer(
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<HttpChild> {
+  const child = spawn(process.execPath, [toolgateMcpPath(), '--http', ...extra], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.once('exit', (code) => reject(new Error(`toolgate-mcp --http exited (${code}): ${stderr}`)));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /listening on (\S+)/.exec(stderr);
+      if (!match) return;
+      child.removeAllListeners('exit');
+      resolve({
+        url: match[1]!,
+        pid: child.pid!,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}

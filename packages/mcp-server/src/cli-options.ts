@@ -1,0 +1,115 @@
+import { parseArgs } from 'node:util';
+import { ToolgateError } from '@toolgate/core';
+
+/** The parsed command line of `toolgate-mcp`. */
+export interface CliOptions {
+  transport: 'stdio' | 'http';
+  host: string;
+  port: number;
+  tools: string[];
+  root: string | undefined;
+  token: string | undefined;
+  /** Extra accepted `Host` values (host:port), e.g. the name a load balancer forwards. */
+  allowedHosts: string[] | undefined;
+  /** Extra accepted `Origin` values. */
+  allowedOrigins: string[] | undefined;
+  maxBodyBytes: number;
+  help: boolean;
+}
+
+/** The usage text of `toolgate-mcp`. */
+export const usage = `Usage: toolgate-mcp [options]
+
+Serves toolgate tools over the Model Context Protocol (stdio by default).
+
+  --tools LIST        comma-separated tools to expose (default: oracle)
+  --root DIR          workspace for the file and shell tools
+  --http              serve streamable HTTP (stateless) instead of stdio
+  --host HOST         address to bind with --http (default: 127.0.0.1)
+  --port N            port to bind with --http (default: 0, any free port)
+  --token-env NAME    require "Authorization: Bearer $NAME" over HTTP
+  --allowed-hosts L   Host headers (host:port, comma-separated) accepted besides the bound address
+  --allowed-origins L Origin headers accepted besides http:// + each accepted host
+  --max-body-bytes N  largest HTTP request body (default: 1048576)
+  -h, --help          show this text
+`;
+
+/** Parses `toolgate-mcp` arguments; bad input is an INVALID_DEFINITION error that says what to fix. */
+export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new ToolgateError('INVALID_DEFINITION', `${(error as Error).message}\n\n${usage}`);
+  }
+  const tools = [
+    ...new Set(
+      (values.tools ?? 'oracle')
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
+  ];
+  if (tools.length === 0) throw new ToolgateError('INVALID_DEFINITION', '--tools names no tool');
+  let token: string | undefined;
+  if (values['token-env'] !== undefined) {
+    token = env[values['token-env']];
+    if (!token) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `--token-env ${values['token-env']}: that environment variable is not set or empty`,
+      );
+    }
+  }
+  return {
+    transport: values.http ? 'http' : 'stdio',
+    host: values.host ?? '127.0.0.1',
+    port: integer('--port', values.port ?? '0', 0, 65535),
+    tools,
+    root: values.root,
+    token,
+    allowedHosts: list(values['allowed-hosts']),
+    allowedOrigins: list(values['allowed-origins']),
+    maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? '1048576', 1, 2 ** 31),
+    help: values.help ?? false,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      tools: { type: 'string' },
+      root: { type: 'string' },
+      http: { type: 'boolean' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'token-env': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `${flag} must be an integer from ${min} to ${max}, not "${text}"`,
+    );
+  }
+  return value;
+}
+
+function list(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { drawOmen } from '@toolgate/builtins';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliPath, run, startHttpCli } from './testing-fixtures/cli.js';
+
+function exited(
+  child: ReturnType<typeof spawn>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve({ code: child.exitCode, signal: null });
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+describe('toolgate-mcp', () => {
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+  const stdioClient = async (args: string[]) => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath(), ...args], stderr: 'pipe' }),
+    );
+    clients.push(client);
+    return client;
+  };
+
+  it('serves the oracle over stdio by default', async () => {
+    const client = await stdioClient([]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['oracle']);
+    const result = await client.callTool({ name: 'oracle', arguments: { seed: 'cli' } });
+    expect(result.structuredContent).toEqual({ omen: drawOmen('cli') });
+  });
+
+  it('serves the file tools of --root, and only those --tools names', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'toolgate-mcp-root-'));
+    writeFileSync(join(root, 'note.txt'), 'hello from the workspace\n');
+    const client = await stdioClient(['--tools', 'read_file,list_dir', '--root', root]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_file', 'list_dir']);
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'note.txt' } });
+    expect(read.isError).toBeFalsy();
+    expect(JSON.stringify(read.structuredContent)).toContain('hello from the workspace');
+    const outside = await client.callTool({ name: 'read_file', arguments: { path: '../../etc/passwd' } });
+    expect(outside).toMatchObject({ isError: true, structuredContent: { code: 'PATH_OUTSIDE_ROOT' } });
+    const shell = await client.callTool({ name: 'shell', arguments: { command: 'id' } });
+    expect(shell).toMatchObject({ isError: true, structuredContent: { code: 'CAPABILITY_VIOLATION' } });
+  });
+
+  it('exits 0 when stdin ends', async () => {
+    const child = spawn(process.execPath, [cliPath()], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.end();
+    expect(await exited(child)).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 0 on SIGTERM over stdio, with stdin still open', async () => {
+    const child = spawn(process.execPath, [cliPath()], { stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.kill('SIGTERM');
+    expect(await exited(child)).toEqual({ code: 0, signal: null });
+  });
+
+  it('prints its URL in HTTP mode and exits 0 on SIGTERM', async () => {
+    const http = await startHttpCli();
+    expect(http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(await http.stop()).toBe(0);
+  });
+
+  it('explains bad arguments and exits 2', async () => {
+    const unknownTool = await run(process.execPath, [cliPath(), '--tools', 'oracle,teleport']);
+    expect(unknownTool.code).toBe(2);
+    expect(unknownTool.stderr).toContain('unknown tool "teleport"');
+    const noRoot = await run(process.execPath, [cliPath(), '--tools', 'read_file']);
+    expect(noRoot.stderr).toContain('pass --root DIR');
+    const badPort = await run(process.execPath, [cliPath(), '--http', '--port', 'eighty']);
+    expect(badPort.stderr).toContain('--port must be an integer');
+    const badFlag = await run(process.execPath, [cliPath(), '--frobnicate']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('Usage: toolgate-mcp');
+    const noToken = await run(process.execPath, [cliPath(), '--http', '--token-env', 'NOT_SET_ANYWHERE']);
+    expect(noToken.stderr).toContain('NOT_SET_ANYWHERE: that environment variable is not set');
+  });
+
+  it('prints usage with --help', async () => {
+    const help = await run(process.execPath, [cliPath(), '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--token-env NAME');
+  });
+});

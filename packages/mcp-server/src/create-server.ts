@@ -1,0 +1,93 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Tool, ToolgateError, type ToolRegistry } from '@toolgate/core';
+import { callExposed, toMcpTool } from './expose.js';
+
+/** What {@link createMcpServer} takes. */
+export interface McpServerOptions {
+  /** The registry tools to expose, by name: these and only these. Each must be registered in-process. */
+  tools: readonly string[];
+  /** The server name sent in the MCP handshake. Default `toolgate-mcp`. */
+  name?: string;
+  /** The server version sent in the MCP handshake. Default `0.1.0`. */
+  version?: string;
+  /** The agent name the registry sees for remote calls. Default `mcp-client`. */
+  agent?: string;
+  /** Tools per `tools/list` page. Default 100. */
+  pageSize?: number;
+  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  maxOutputChars?: number;
+}
+
+/**
+ * An MCP server exposing the named registry tools — and only those. Calls go through the registry
+ * with a grant of exactly `tools`, so a tool the list does not name cannot be called; failures come
+ * back as `isError` results. The server is not connected: pass it to a transport (one per
+ * connection or, over stateless HTTP, one per request).
+ *
+ * @example
+ * const registry = new ToolRegistry().register(oracleTool());
+ * const server = createMcpServer(registry, { tools: ['oracle'] });
+ * await server.connect(new StdioServerTransport());
+ */
+export function createMcpServer(registry: ToolRegistry, options: McpServerOptions): Server {
+  const tools = exposedTools(registry, options.tools);
+  const listed: McpTool[] = tools.map(toMcpTool);
+  const pageSize = options.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new ToolgateError('INVALID_DEFINITION', `pageSize must be a positive integer, not ${pageSize}`);
+  }
+  const grant = { agent: options.agent ?? 'mcp-client', tools: tools.map((tool) => tool.name) };
+  const maxOutputChars = options.maxOutputChars ?? 100_000;
+  const server = new Server(
+    { name: options.name ?? 'toolgate-mcp', version: options.version ?? '0.1.0' },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const start = pageStart(request.params?.cursor);
+    const page = listed.slice(start, start + pageSize);
+    const next = start + pageSize < listed.length ? { nextCursor: String(start + pageSize) } : {};
+    return { tools: page, ...next };
+  });
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callExposed(registry, grant, request.params.name, request.params.arguments, maxOutputChars),
+  );
+  return server;
+}
+
+/** The named in-process tools, in the order given; an unknown or repeated name is an error. */
+export function exposedTools(registry: ToolRegistry, names: readonly string[]): Tool[] {
+  if (names.length === 0) {
+    throw new ToolgateError('INVALID_DEFINITION', 'no tools to expose; name at least one in "tools"');
+  }
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const tool = registry.get(name);
+    if (!tool) {
+      const known = registry.names();
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `cannot expose tool ${JSON.stringify(name)}: it is not registered in-process ` +
+          `(registered: ${known.length ? known.join(', ') : 'none'})`,
+      );
+    }
+    if (seen.has(name)) throw new ToolgateError('INVALID_DEFINITION', `tool "${name}" is named twice`);
+    seen.add(name);
+    return tool;
+  });
+}
+
+function pageStart(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const start = Number(cursor);
+  if (!/^\d+$/.test(cursor) || !Number.isSafeInteger(start)) {
+    throw new McpError(ErrorCode.InvalidParams, `invalid tools/list cursor ${JSON.stringify(cursor)}`);
+  }
+  return start;
+}

@@ -1,0 +1,20 @@
+/**
+ * @toolgate/mcp-server: the tools of a toolgate registry as an MCP server, over stdio and
+ * streamable HTTP. The `toolgate-mcp` command serves the built-in tools.
+ *
+ * @module
+ */
+export { createMcpServer, exposedTools, type McpServerOptions } from './create-server.js';
+export { callExposed, errorResult, outputResult, toMcpTool } from './expose.js';
+export {
+  defaultAllowedHosts,
+  defaultAllowedOrigins,
+  type HttpGuardOptions,
+  isLoopback,
+  type Refusal,
+  refuseRequest,
+} from './http-guard.js';
+export { BodyError, readJsonBody } from './read-body.js';
+export { type RegistryOptions, registryFor, workspaceToolNames } from './registry-for.js';
+export { type HttpEndpoint, type HttpServeOptions, serveHttp } from './serve-http.js';
+export { type StdioEndpoint, serveStdio } from './serve-stdio.js';
