@@ -35,6 +35,8 @@ export const toolgateErrorCodes = {
   TRANSPORT_FAILED: 'tool server unreachable or broken',
   /** A remote tool changed its description or schema since it was approved. */
   TOOL_CHANGED: 'remote tool changed since approval',
+  /** An event cannot be appended to a ledger: a bad kind, an empty name, a payload that is not JSON. */
+  INVALID_EVENT: 'the event is malformed',
   /** A ledger failed verification, or could not be read or written. */
   LEDGER_CORRUPT: 'ledger failed verification',
   /** A ledger is held by another writer, or was written by a newer schema version. */

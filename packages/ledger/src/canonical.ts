@@ -7,7 +7,7 @@ import canonicalize from 'canonicalize';
  * forms. Two values that mean the same JSON have the same text, so their hashes agree.
  *
  * @param what names the value in the error message, e.g. `the payload of event "tool.called"`.
- * @throws ToolgateError INVALID_DEFINITION when the value has no JSON form.
+ * @throws ToolgateError INVALID_EVENT when the value has no JSON form.
  */
 export function canonicalJson(value: unknown, what = 'value'): string {
   let text: string | undefined;
@@ -16,14 +16,14 @@ export function canonicalJson(value: unknown, what = 'value'): string {
     text = canonicalize(value);
   } catch (error) {
     throw new ToolgateError(
-      'INVALID_DEFINITION',
+      'INVALID_EVENT',
       `${what} is not JSON (${(error as Error).message}); pass plain JSON values`,
       { cause: error },
     );
   }
   if (text === undefined) {
     throw new ToolgateError(
-      'INVALID_DEFINITION',
+      'INVALID_EVENT',
       `${what} is not JSON (it is undefined); pass plain JSON values`,
     );
   }

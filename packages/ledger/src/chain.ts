@@ -27,7 +27,7 @@ export function sealEvent(draft: EventDraft, head: ChainHead, at: string): Seale
     payloadText = canonicalJson(draft.payload ?? {});
   } catch (error) {
     const message = (error as Error).message.replace(/^value /, `the payload of event "${draft.kind}" `);
-    throw new ToolgateError('INVALID_DEFINITION', message, { cause: error });
+    throw new ToolgateError('INVALID_EVENT', message, { cause: error });
   }
   const event: LedgerEvent = {
     seq: head.seq,

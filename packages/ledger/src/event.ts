@@ -103,7 +103,7 @@ export function checkDraft(draft: EventDraft): void {
     : 'a name holds a lone UTF-16 surrogate, which has no canonical JSON form';
   const kind = typeof draft?.kind === 'string' ? ` of kind ${JSON.stringify(draft.kind)}` : '';
   throw new ToolgateError(
-    'INVALID_DEFINITION',
+    'INVALID_EVENT',
     `cannot append the event${kind}: ${problem}; fix the event before appending it`,
   );
 }

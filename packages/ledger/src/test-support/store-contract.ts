@@ -100,7 +100,7 @@ export function storeContract(name: string, open: (clock: () => Date) => Promise
         .append({ ...draft('tool.called'), ...change } as never)
         .catch((e: unknown) => e);
       expect(ToolgateError.is(error)).toBe(true);
-      expect((error as ToolgateError).code).toBe('INVALID_DEFINITION');
+      expect((error as ToolgateError).code).toBe('INVALID_EVENT');
       expect((error as Error).message).toMatch(message);
       expect(store.head().seq).toBe(0);
       await store.close();
