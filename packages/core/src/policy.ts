@@ -78,10 +78,13 @@ interface CompiledRule {
 export class Policy {
   readonly document: PolicyDocument;
   readonly #rules: CompiledRule[];
+  readonly #fallback: PolicyVerdict;
 
   constructor(document: PolicyDocument) {
     this.document = document;
     this.#rules = document.rules.map((rule, index) => compileRule(rule, index));
+    const decision = document.default ?? 'deny';
+    this.#fallback = Object.freeze({ decision, reason: `no rule matched; the default is ${decision}` });
   }
 
   /** The verdict for one call. */
@@ -97,8 +100,7 @@ export class Policy {
         };
       }
     }
-    const fallback = this.document.default ?? 'deny';
-    return verdict ?? { decision: fallback, reason: `no rule matched; the default is ${fallback}` };
+    return verdict ?? this.#fallback;
   }
 }
 
