@@ -1,7 +1,7 @@
 import { LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
+import { type LocalServer, startServer } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAgent, codeOf, outputOf } from './testing-fixtures/agent.js';
-import { type LocalServer, startServer } from './testing-fixtures/http-server.js';
 
 let server: LocalServer;
 let internal: LocalServer;

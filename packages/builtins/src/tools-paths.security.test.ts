@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Environment } from '@toolgate/environment';
 import { LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
+import { makeWorld, type TempWorld } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAgent, codeOf, outputOf } from './testing-fixtures/agent.js';
-import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
 
 let world: TempWorld;
 beforeAll(() => {

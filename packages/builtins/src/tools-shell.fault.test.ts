@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalEnvironment } from '@toolgate/environment';
+import { makeWorld, type TempWorld } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAgent, outputOf } from './testing-fixtures/agent.js';
-import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
 
 let world: TempWorld;
 beforeAll(() => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from './local-environment.js';
-import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
+import { makeWorld, type TempWorld } from './testing/index.js';
 
 let world: TempWorld;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from './local-environment.js';
-import { type LocalServer, startServer } from './testing-fixtures/http-server.js';
+import { type LocalServer, startServer } from './testing/index.js';
 
 let server: LocalServer;
 let other: LocalServer;

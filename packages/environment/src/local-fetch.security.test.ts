@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from './local-environment.js';
 import type { HostResolver } from './local-fetch.js';
 import { MemoryEnvironment } from './memory-environment.js';
-import { type LocalServer, startServer } from './testing-fixtures/http-server.js';
+import { type LocalServer, startServer } from './testing/index.js';
 
 let target: LocalServer;
 let internal: LocalServer;

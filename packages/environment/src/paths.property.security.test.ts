@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from './local-environment.js';
 import { MemoryEnvironment } from './memory-environment.js';
 import { isInside } from './path-rules.js';
-import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
+import { makeWorld, type TempWorld } from './testing/index.js';
 
 let world: TempWorld;
 beforeAll(() => {

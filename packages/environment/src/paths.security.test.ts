@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from './environment.js';
 import { LocalEnvironment } from './local-environment.js';
 import { MemoryEnvironment } from './memory-environment.js';
-import { makeWorld, type TempWorld } from './testing-fixtures/workspace.js';
+import { makeWorld, type TempWorld } from './testing/index.js';
 
 let world: TempWorld;
 beforeAll(() => {
