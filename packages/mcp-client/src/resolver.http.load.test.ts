@@ -1,12 +1,12 @@
 import { drawOmen } from '@toolgate/builtins';
+import { type HttpChild, startHttpCli } from '@toolgate/mcp-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPResolver } from './resolver.js';
-import { type HttpChild, startHttpServer } from './testing-fixtures/servers.js';
 
 describe('toolgate-mcp --http under load', () => {
   let http: HttpChild;
   beforeAll(async () => {
-    http = await startHttpServer();
+    http = await startHttpCli();
   });
   afterAll(async () => {
     await http.stop();

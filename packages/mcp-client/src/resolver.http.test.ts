@@ -1,16 +1,17 @@
 import { drawOmen } from '@toolgate/builtins';
 import { ToolGate, ToolRegistry } from '@toolgate/core';
+import { type HttpChild, startHttpCli } from '@toolgate/mcp-server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPResolver } from './resolver.js';
-import { type HttpChild, startHttpServer, toolgateMcp } from './testing-fixtures/servers.js';
+import { toolgateMcp } from './testing-fixtures/servers.js';
 
 describe('MCPResolver over streamable HTTP (toolgate-mcp --http)', () => {
-  const cleanups: Array<() => Promise<void>> = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   const server = async (extra: string[] = [], env?: NodeJS.ProcessEnv) => {
-    const child = await startHttpServer(extra, env);
+    const child = await startHttpCli(extra, env);
     cleanups.push(() => child.stop());
     return child;
   };
@@ -47,7 +48,7 @@ describe('MCPResolver over streamable HTTP (toolgate-mcp --http)', () => {
   });
 
   it('a server that goes away gives an error result naming it; once it is back, the next call works', async () => {
-    const first: HttpChild = await startHttpServer();
+    const first: HttpChild = await startHttpCli();
     const port = new URL(first.url).port;
     const resolver = await connect([{ name: 'flaky', url: first.url }]);
     const agent = new ToolGate(new ToolRegistry().setResolver(resolver)).forAgent({

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,42 +68,4 @@ export async function noChildren(withinMs = 5000): Promise<number[]> {
   while (childPids().length > 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
   return childPids();
-}
-
-/** A running `toolgate-mcp --http` child process. */
-export interface HttpChild {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Starts the built `toolgate-mcp --http --port 0 …` and waits for the URL it prints on stderr. */
-export function startHttpServer(
-  extra: string[] = [],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<HttpChild> {
-  const child = spawn(process.execPath, [toolgateMcpPath(), '--http', ...extra], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.once('exit', (code) => reject(new Error(`toolgate-mcp --http exited (${code}): ${stderr}`)));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = /listening on (\S+)/.exec(stderr);
-      if (!match) return;
-      child.removeAllListeners('exit');
-      resolve({
-        url: match[1]!,
-        pid: child.pid!,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
 }
