@@ -22,10 +22,7 @@ export function canonicalJson(value: unknown, what = 'value'): string {
     );
   }
   if (text === undefined) {
-    throw new ToolgateError(
-      'INVALID_EVENT',
-      `${what} is not JSON (it is undefined); pass plain JSON values`,
-    );
+    throw new ToolgateError('INVALID_EVENT', `${what} is not JSON (it is undefined); pass plain JSON values`);
   }
   return text;
 }
