@@ -114,8 +114,40 @@ describe('ToolRegistry', () => {
     });
     await expect(registry.call('a', { tools: ['echo'] }, 'echo', [1, 2])).rejects.toMatchObject({
       code: 'INVALID_PARAMETERS',
-      message: expect.stringContaining('expected an object'),
+      message: expect.stringContaining('expected object'),
     });
+  });
+
+  it('validates a remote tool against the schema it described, with the in-process message, before calling it', async () => {
+    const resolver = {
+      has: async (name: string) => name === 'oracle',
+      describe: async () => ({ name: 'oracle', description: 'remote', inputSchema: oracle.inputSchema }),
+      call: vi.fn(async () => ({ omen: 'remote' })),
+    } satisfies ToolResolver;
+    const remote = new ToolRegistry().setResolver(resolver);
+    const local = new ToolRegistry().register(oracle);
+    for (const bad of [{}, { seed: 3 }, { seed: 'x', mood: 'dark' }]) {
+      const remoteError = await remote
+        .call('a', teller, 'oracle', bad)
+        .catch((error: ToolgateError) => error);
+      const localError = await local.call('a', teller, 'oracle', bad).catch((error: ToolgateError) => error);
+      expect(remoteError).toMatchObject({
+        code: 'INVALID_PARAMETERS',
+        message: (localError as ToolgateError).message,
+      });
+    }
+    expect(resolver.call).not.toHaveBeenCalled();
+    await expect(remote.call('a', teller, 'oracle', { seed: 'x' })).resolves.toEqual({ omen: 'remote' });
+  });
+
+  it('leaves a remote schema zod cannot read to the server', async () => {
+    const resolver = {
+      has: async () => true,
+      describe: async (name: string) => ({ name, description: 'd', inputSchema: { $ref: '#/nowhere' } }),
+      call: vi.fn(async () => ({ ok: true })),
+    } satisfies ToolResolver;
+    const registry = new ToolRegistry().setResolver(resolver);
+    await expect(registry.call('a', { tools: ['odd'] }, 'odd', { any: 1 })).resolves.toEqual({ ok: true });
   });
 
   it('wraps a throwing tool and refuses a non-JSON output', async () => {

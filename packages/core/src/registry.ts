@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
 import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
 import type { Grant } from './manifest.js';
 import type { ToolResolver } from './resolver.js';
-import type { Tool, ToolDescription } from './tool.js';
+import { invalidParameters, type Tool, type ToolDescription } from './tool.js';
 
 /** Where a granted tool lives: in this process, or behind a resolver. */
 export type ResolvedTool =
@@ -127,18 +128,47 @@ export class ToolRegistry {
   }
 }
 
-/** Validates parameters against the resolved tool: its zod schema in-process, a JSON object otherwise. */
+/**
+ * Validates parameters against the resolved tool: its zod schema in-process; for a resolver's tool,
+ * the JSON Schema it described, read back into zod, so a bad call is refused here — before policy
+ * and the transport — with the same message on every transport.
+ */
 export function validate(resolved: ResolvedTool, parameters: unknown): JsonObject {
   if (resolved.where === 'in-process') return resolved.tool.parse(parameters) as JsonObject;
-  const value = toJsonValue(parameters ?? {}, `parameters of tool "${resolved.description.name}"`);
+  const { name } = resolved.description;
+  const value = toJsonValue(parameters ?? {}, `parameters of tool "${name}"`);
+  const schema = remoteSchema(resolved.description);
+  if (schema) {
+    const result = schema.safeParse(value);
+    if (!result.success) throw invalidParameters(name, result.error);
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ToolgateError(
       'INVALID_PARAMETERS',
-      `invalid parameters for tool "${resolved.description.name}": (root): expected an object; ` +
+      `invalid parameters for tool "${name}": (root): expected an object; ` +
         'call it again with an object of named parameters',
     );
   }
   return value;
+}
+
+const remoteSchemas = new WeakMap<ToolDescription, z.ZodType | null>();
+
+/**
+ * The zod form of a remote tool's JSON Schema, built once per description. A schema zod cannot
+ * read yields null: the call then goes on to the server, which validates it itself.
+ */
+function remoteSchema(description: ToolDescription): z.ZodType | null {
+  let schema = remoteSchemas.get(description);
+  if (schema === undefined) {
+    try {
+      schema = z.fromJSONSchema(description.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch {
+      schema = null;
+    }
+    remoteSchemas.set(description, schema);
+  }
+  return schema;
 }
 
 /**

@@ -121,9 +121,14 @@ function parseParameters<Input extends z.ZodObject>(
 ): z.output<Input> {
   const result = input.safeParse(parameters ?? {});
   if (result.success) return result.data;
-  throw new ToolgateError(
+  throw invalidParameters(name, result.error);
+}
+
+/** The INVALID_PARAMETERS error for a call, naming every bad field. */
+export function invalidParameters(name: string, error: z.ZodError): ToolgateError {
+  return new ToolgateError(
     'INVALID_PARAMETERS',
-    `invalid parameters for tool "${name}": ${formatIssues(result.error)}; ` +
+    `invalid parameters for tool "${name}": ${formatIssues(error)}; ` +
       'call it again with parameters that match its schema',
   );
 }

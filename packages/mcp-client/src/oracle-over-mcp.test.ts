@@ -55,10 +55,13 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     });
     await remote.forAgent(teller).callTool('oracle', { seed: 'lantern' });
     await remote.forAgent(teller).callTool('oracle', { seed: 7 });
-    // Core validates a resolver's parameters only as an object, so policy is consulted before the
-    // remote schema check: the valid call's records match exactly, the invalid one's result matches.
-    expect(JSON.stringify(overMcp.records.slice(0, 4))).toBe(JSON.stringify(inProcess.records.slice(0, 4)));
-    expect(overMcp.records.at(-1)).toEqual(inProcess.records.at(-1));
+    // Core validates a resolver's parameters against the schema the server described, before policy
+    // and the transport, so even the refused call writes the same records on both transports.
+    expect(JSON.stringify(overMcp.records)).toBe(JSON.stringify(inProcess.records));
+    expect(overMcp.records.at(-1)).toMatchObject([
+      'returned',
+      { isError: true, error: { code: 'INVALID_PARAMETERS' } },
+    ]);
   });
 
   it('describes the tool as the server lists it, never as parallel-safe', async () => {
