@@ -131,6 +131,7 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
         await write('agent.failed', name, { error: { code, message: messageOf(error) } });
       }
     }
+    await store.flush(); // a checkpoint: a crash loses at most the turn in progress
   }
   recorder.setTurn(Math.min(turn, options.turns));
   const summary = { runId, turns: Math.min(turn - 1, options.turns), ...counts, reason };
@@ -141,6 +142,7 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
     refusals: counts.refusals,
     failures: counts.failures,
   });
+  await store.flush();
   return { ...summary, events: counts.events };
 }
 
@@ -157,6 +159,7 @@ function observed(store: LedgerStore, onAppended: (event: LedgerEvent) => void):
     head: () => store.head(),
     read: (options) => store.read(options),
     follow: (options) => store.follow(options),
+    flush: () => store.flush(),
     close: () => store.close(),
     append: async (draft) => {
       const event = await store.append(draft);

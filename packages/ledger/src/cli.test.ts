@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { steppingClock } from './clock.js';
 import { FileStore } from './file-store.js';
 import { temporaryFiles } from './test-support/files.js';
 import { writeSampleLedger } from './test-support/sample.js';
@@ -124,4 +125,31 @@ describe('toolgate-ledger (the built bin)', () => {
         .map((line) => JSON.parse(line).kind),
     ).toEqual(['run.started', 'oracle.spoke']);
   });
+
+  it('verify: reads a ledger larger than 8 MiB to the end, and catches an edit far into it', async () => {
+    // A regression guard: a verify path that stopped early on large files once exited 0 silently.
+    const path = file('large.jsonl');
+    const store = await FileStore.open(path, { durability: 'none', clock: steppingClock() });
+    const filler = 'moss '.repeat(200);
+    const count = 10_000;
+    for (let n = 0; n < count; n++) {
+      await store.append({
+        runId: 'big',
+        kind: 'world.observed',
+        actor: 'whisperer',
+        payload: { n, text: filler },
+      });
+    }
+    await store.close();
+    expect(readFileSync(path).length).toBeGreaterThan(8 * 2 ** 20);
+    const sound = await run('verify', path);
+    expect(sound.code).toBe(0);
+    expect(sound.stdout).toMatch(new RegExp(`ok, ${count} records verified \\(last seq ${count - 1},`));
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[9_500] = lines[9_500]!.replace('"n":9500', '"n":9501');
+    writeFileSync(path, lines.join('\n'));
+    const edited = await run('verify', path);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/bad record at seq 9500: its hash does not match its content/);
+  }, 60_000);
 });

@@ -63,6 +63,16 @@ describe('FileStore', () => {
     expect(counts).toEqual({ batch: 1, always: 20, none: 0 });
   });
 
+  it('issues no fsync per append in none mode, and one on flush: a checkpoint at a boundary of your own', async () => {
+    const store = await FileStore.open(file('flush.jsonl'), { durability: 'none' });
+    for (const kind of ['run.started', 'world.observed', 'oracle.spoke']) await store.append(draft(kind));
+    expect(store.fsyncs).toBe(0);
+    await store.flush();
+    expect(store.fsyncs).toBe(1);
+    await store.close();
+    await expect(store.flush()).rejects.toMatchObject({ code: 'LEDGER_UNAVAILABLE' });
+  });
+
   it('keeps byte offsets right across chunk boundaries and multi-byte text, so a reopened file appends soundly', async () => {
     const path = file('wide.jsonl');
     const store = await FileStore.open(path, { durability: 'none', clock: steppingClock() });

@@ -179,6 +179,11 @@ export class FileStore implements LedgerStore {
     );
   }
 
+  async flush(): Promise<void> {
+    this.#usable();
+    await this.#sync();
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -70,6 +70,8 @@ export class MemoryStore implements LedgerStore {
     return this.#events.map((event) => `${lineOf(event)}\n`).join('');
   }
 
+  async flush(): Promise<void> {}
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#wakeup.wake();

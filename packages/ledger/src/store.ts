@@ -33,6 +33,12 @@ export interface LedgerStore {
   read(options?: ReadOptions): AsyncIterable<LedgerEvent>;
   /** The stored events that match, then each new one as it is appended, until the signal aborts or the store closes. */
   follow(options?: FollowOptions): AsyncIterable<LedgerEvent>;
+  /**
+   * Makes every append so far durable, whatever the durability mode (an fsync for a file; nothing to
+   * do in memory). With durability `none`, flushing at a boundary of your own — the end of a turn —
+   * is a checkpoint: a crash loses at most what came after the last flush.
+   */
+  flush(): Promise<void>;
   /** Waits for pending appends and releases the store. Appending afterwards is an error. */
   close(): Promise<void>;
 }
