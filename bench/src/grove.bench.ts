@@ -3,8 +3,8 @@
  * its ledger with every tool switched off. One fresh process per run (the MCP run spawns its server,
  * which is part of its cost); modes alternate run by run. Target: replay ≥ 20× faster than MCP.
  *
- * The demo writes its ledger with durability `batch`, and the conductor awaits each append, so every
- * event waits for an fsync: the same floor under all three modes. The comparison runs twice, with
+ * The demo writes its ledger with no fsync per event and one flush (fsync) at the end of every turn:
+ * the same floor under all three modes. The comparison runs twice, with
  * the ledger on the working disk (as a user runs the demo) and on tmpfs (fsync nearly free), and
  * prints that floor — the recording's events appended one by one to a FileStore — beside them.
  */
@@ -44,7 +44,7 @@ async function compareModes(place: { id: string; label: string; root: string }):
       what:
         `\`runDemo({ turns: ${turns} })\` in a fresh process per run, ${runs} runs per mode, modes alternating; ` +
         `${recorded.events} events written to a JSONL ledger on ${place.label} with the demo's durability ` +
-        '(`batch`, each append awaited). MCP: `MCP_ORACLE=1`, the oracle in a `toolgate-mcp` child over ' +
+        '(no fsync per event, one flush per turn). MCP: `MCP_ORACLE=1`, the oracle in a `toolgate-mcp` child over ' +
         'stdio, spawned by the run. Replay: the in-process recording served back with every tool switched ' +
         'off; every run must write the recording byte for byte. Ledger floor: the same events appended ' +
         'one by one to a FileStore with the same durability, nothing else. Whole process: spawn to exit.',

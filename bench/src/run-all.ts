@@ -1,7 +1,8 @@
 /**
  * `pnpm bench [--quick] [filter]`: runs every `src/*.bench.ts` in its own process (so one
  * comparison's heap and JIT state never colour another's), then writes BENCHMARKS.md from the
- * results they saved. A full run runs the files one at a time, so no two compete for the cores; a
+ * results they saved (a quick or filtered run writes bench/results/BENCHMARKS.<quick|filter>.md
+ * instead, leaving the real report alone). A full run runs the files one at a time, so no two compete for the cores; a
  * quick run is a smoke run whose figures are not judged, so it runs two at a time (each file's output
  * printed whole when it ends) to finish within a minute.
  */
@@ -78,7 +79,7 @@ const lines = [
   'round median as the spread.',
   '',
   `The suite took ${Math.round(suiteSeconds)} s (${seconds.map(([file, taken]) => `${file.replace('.bench.ts', '')} ${Math.round(taken)} s`).join(', ')}).`,
-  quick ? '\n**Quick mode: too few rounds to judge; rerun `pnpm bench` for real figures.**' : '',
+  ...(quick ? ['', '**Quick mode: too few rounds to judge; rerun `pnpm bench` for real figures.**'] : []),
   '',
   '| comparison | figure | target | verdict |',
   '|---|---|---|---|',
@@ -103,10 +104,16 @@ for (const result of results) {
   );
 }
 if (failed.length) lines.push(`Benchmarks that failed to run: ${failed.join(', ')}`, '');
-writeFileSync(join(here, '..', '..', 'BENCHMARKS.md'), lines.join('\n'));
+// Only a full, unfiltered run writes BENCHMARKS.md; a quick (smoke) or filtered run reports beside
+// the results, never over the real report.
+const reportPath =
+  quick || filter
+    ? join(resultsDir, `BENCHMARKS.${quick ? 'quick' : filter}.md`)
+    : join(here, '..', '..', 'BENCHMARKS.md');
+writeFileSync(reportPath, lines.join('\n'));
 for (const [file, taken] of seconds) console.log(`${file.padEnd(24)} ${taken.toFixed(1)} s`);
 console.log(
-  `\nwrote BENCHMARKS.md: ${results.length} comparisons in ${suiteSeconds.toFixed(1)} s` +
+  `\nwrote ${reportPath}: ${results.length} comparisons in ${suiteSeconds.toFixed(1)} s` +
     `${failed.length ? `, ${failed.length} failed` : ''}`,
 );
 if (failed.length) process.exitCode = 1;
