@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+export { AgentHandle } from './agent-handle.js';
 export {
   CapabilityViolation,
   messageOf,
@@ -12,7 +14,6 @@ export {
   toolgateErrorCodes,
 } from './errors.js';
 export {
-  type AgentHandle,
   type ApprovalRequest,
   type Approver,
   type ToolCall,
