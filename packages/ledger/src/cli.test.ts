@@ -142,14 +142,19 @@ describe('toolgate-ledger (the built bin)', () => {
     }
     await store.close();
     expect(readFileSync(path).length).toBeGreaterThan(8 * 2 ** 20);
-    const sound = await run('verify', path);
-    expect(sound.code).toBe(0);
-    expect(sound.stdout).toMatch(new RegExp(`ok, ${count} records verified \\(last seq ${count - 1},`));
+    for (const workers of ['0', '2']) {
+      const sound = await run('verify', path, '--workers', workers);
+      expect(sound.code).toBe(0);
+      expect(sound.stdout).toMatch(new RegExp(`ok, ${count} records verified \\(last seq ${count - 1},`));
+    }
     const lines = readFileSync(path, 'utf8').split('\n');
     lines[9_500] = lines[9_500]!.replace('"n":9500', '"n":9501');
     writeFileSync(path, lines.join('\n'));
-    const edited = await run('verify', path);
-    expect(edited.code).toBe(1);
-    expect(edited.stderr).toMatch(/bad record at seq 9500: its hash does not match its content/);
+    for (const workers of ['0', '2']) {
+      const edited = await run('verify', path, '--workers', workers);
+      expect(edited.code).toBe(1);
+      expect(edited.stderr).toMatch(/bad record at seq 9500: its hash does not match its content/);
+    }
+    expect((await run('verify', path, '--workers', 'many')).code).toBe(2);
   }, 60_000);
 });

@@ -18,7 +18,9 @@ export const exitCodes = { ok: 0, corrupt: 1, usage: 2, unavailable: 3 } as cons
 const usage = `usage: toolgate-ledger <command> FILE [options]
 
 commands:
-  verify FILE [--head HASH]   verify the hash chain; prints the count, or the first bad seq and why
+  verify FILE [--head HASH] [--workers N]
+                              verify the hash chain; prints the count, or the first bad seq and why
+                              (--workers N checks on N threads: faster on idle cores)
   show FILE [--json] [--run ID] [--kind KIND] [--follow]
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
@@ -52,9 +54,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`toolgate-ledger: ${problem}\n\n${usage}`);
     return exitCodes.usage;
   }
+  const workers = values.workers === undefined ? 0 : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
+    io.stderr.write(
+      `toolgate-ledger: --workers must be a whole number from 0 to 64, not "${values.workers}"\n`,
+    );
+    return exitCodes.usage;
+  }
   try {
     if (command === 'show') return await show(file, values, io);
-    const result = await verifyLedgerFile(file, values.head === undefined ? {} : { head: values.head });
+    const result = await verifyLedgerFile(file, {
+      ...(values.head === undefined ? {} : { head: values.head }),
+      ...(workers > 0 ? { workers } : {}),
+    });
     if (!result.ok) {
       io.stderr.write(`${file}: bad record at seq ${result.seq}: ${result.reason}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
@@ -81,6 +93,7 @@ function parse(argv: readonly string[]) {
     allowPositionals: true,
     options: {
       head: { type: 'string' },
+      workers: { type: 'string' },
       json: { type: 'boolean' },
       run: { type: 'string' },
       kind: { type: 'string' },
