@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 // Packs every published package as a user would receive it, runs publint on the tarball, installs
-// all tarballs into an empty scratch project with npm, and imports each package's entry there.
+// the tarballs into empty npm projects (all of them with their peers; and core, environment,
+// builtins and ledger without the MCP SDK, which they must not need) and imports each entry there.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,22 +36,49 @@ try {
     names.push(manifest.name);
     console.log(`packed and linted ${manifest.name}`);
   }
-  const project = join(scratch, 'project');
-  run('mkdir', ['-p', project]);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'scratch', private: true, type: 'module' }),
+  const zod = `zod@${pinned('zod')}`;
+  const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
+  installAndImport('everything', names, tarballs, [zod, sdk]);
+  // Only the MCP packages may need the SDK: the rest install and import without it.
+  const withoutSdk = names.filter((name) => !name.startsWith('@toolgate/mcp-'));
+  installAndImport(
+    'no-mcp-sdk',
+    withoutSdk,
+    withoutSdk.map((name) => tarballs[names.indexOf(name)]),
+    [zod],
+    (project) => {
+      if (existsSync(join(project, 'node_modules', '@modelcontextprotocol'))) {
+        throw new Error('the MCP SDK was installed for packages that must not need it');
+      }
+    },
   );
-  const peers = ['zod', '@modelcontextprotocol/sdk'].map((name) => `${name}@${pinned(name)}`);
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...peers], project);
-  const script = names
-    .map(
-      (name) =>
-        `const m${names.indexOf(name)} = await import('${name}'); if (Object.keys(m${names.indexOf(name)}).length === 0) throw new Error('${name} exports nothing');`,
-    )
-    .join('\n');
-  writeFileSync(join(project, 'check.mjs'), `${script}\nconsole.log('imported ${names.length} packages');\n`);
-  console.log(run('node', ['check.mjs'], project).trim());
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Installs tarballs (and peers) into an empty npm project and imports each package's entry there. */
+function installAndImport(label, packageNames, packageTarballs, peers, check = () => {}) {
+  const project = join(scratch, label);
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: label, private: true, type: 'module' }),
+  );
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packageTarballs, ...peers],
+    project,
+  );
+  check(project);
+  const script = packageNames
+    .map(
+      (name, index) =>
+        `const m${index} = await import('${name}'); if (Object.keys(m${index}).length === 0) throw new Error('${name} exports nothing');`,
+    )
+    .join('\n');
+  writeFileSync(
+    join(project, 'check.mjs'),
+    `${script}\nconsole.log('${label}: imported ${packageNames.join(', ')}');\n`,
+  );
+  console.log(run('node', ['check.mjs'], project).trim());
 }
