@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configWith, eventsOf, scratchDir } from '../test/fixtures.js';
 import { runDemo } from './demo.js';
+import { type Model, type ModelRequest, OfflineModel } from './model.js';
 
 const inProcess = { env: {} };
 
@@ -103,5 +104,37 @@ describe('oracle-grove in-process', () => {
     await expect(runDemo({ ...inProcess, ledger: join(dir, 'x.jsonl'), turns: Number.NaN })).rejects.toThrow(
       '--turns must be a whole number of at least 1, not NaN',
     );
+  });
+});
+
+describe('oracle-grove prompts', () => {
+  it('prompts with the persona and subscribed events, and the AVAILABLE TOOLS block only for the granted agent', async () => {
+    const requests: ModelRequest[] = [];
+    const offline = new OfflineModel();
+    const model: Model = {
+      name: 'offline',
+      complete: (request) => {
+        requests.push(request);
+        return offline.complete(request);
+      },
+    };
+    const dir = await scratchDir();
+    await runDemo({ env: {}, ledger: join(dir, 'run.jsonl'), turns: 2, model });
+    const teller = requests.filter((request) => request.agent === 'fortune-teller');
+    const whisperer = requests.filter((request) => request.agent === 'scene-whisperer');
+    expect(teller).toHaveLength(2);
+    expect(whisperer).toHaveLength(2);
+    for (const request of teller) {
+      expect(request.system).toMatch(/^You are the fortune-teller of the grove/);
+      expect(request.prompt).toContain('AVAILABLE TOOLS\n- oracle: Draw a cryptic omen.');
+      expect(request.prompt).toMatch(/The oracle answered: .+/);
+    }
+    for (const request of whisperer) {
+      expect(request.system).toMatch(/^You are the whisper of the grove itself/);
+      expect(request.prompt).not.toContain('AVAILABLE TOOLS');
+      expect(request.prompt).toMatch(/^RECENT EVENTS\n- \[world\.observed\] /);
+    }
+    // the second turn's prompt carries what the first turn said
+    expect(whisperer[1]!.prompt).toContain('[oracle.spoke] fortune-teller:');
   });
 });
