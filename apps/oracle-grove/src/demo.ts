@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
-import { FileStore, type LedgerEvent, readAll, steppingClock } from '@toolgate/ledger';
+import { FileStore, type LedgerEvent, readAll, readLedgerFile, steppingClock } from '@toolgate/ledger';
 import { type RunSummary, runScenario } from './conductor.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import { type Model, OfflineModel } from './model.js';
@@ -95,12 +95,9 @@ async function readRecording(file: string): Promise<{ events: LedgerEvent[]; byt
       `--replay ${file}: cannot read it; give the path of a ledger the demo wrote`,
     );
   });
-  const store = await FileStore.open(file, { durability: 'none' });
-  try {
-    return { events: await readAll(store.read()), bytes };
-  } finally {
-    await store.close();
-  }
+  // Read-only and verified as it reads: a recording that was tampered with is refused before replay,
+  // and no writer lock is taken on it.
+  return { events: await readAll(readLedgerFile(file)), bytes };
 }
 
 function settingsOf(recorded: { events: LedgerEvent[] }, config: LoadedConfig) {

@@ -58,3 +58,16 @@ describe('oracle-grove replay', () => {
     ).rejects.toThrow('cannot read it; give the path of a ledger the demo wrote');
   });
 });
+
+describe('oracle-grove replay of a tampered recording', () => {
+  it('refuses a recording whose hash chain is broken, naming the record, before anything runs', async () => {
+    const dir = await scratchDir();
+    const original = join(dir, 'original.jsonl');
+    await runDemo({ env: {}, ledger: original, turns: 1 });
+    const text = await readFile(original, 'utf8');
+    await writeFile(original, text.replace(/"omen":"[^"]+"/, '"omen":"A forged omen."'));
+    await expect(runDemo({ env: {}, ledger: join(dir, 'replay.jsonl'), replay: original })).rejects.toThrow(
+      /bad record at seq \d+|seq \d+ .*hash/,
+    );
+  });
+});
