@@ -123,7 +123,7 @@ export class ToolGate {
     try {
       const pending = dispatch(resolved, valid);
       const raw = pending instanceof Promise ? await pending : pending;
-      outcome = { output: toCappedJson(raw, this.maxOutputChars, outputOf(tool)) };
+      outcome = { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
     } catch (error) {
       outcome = { error };
     }

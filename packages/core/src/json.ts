@@ -53,9 +53,10 @@ function jsonSizeBound(value: unknown, depth: number): number {
   }
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return -1;
+  const keys = Object.keys(value);
   let size = 2;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
     const item = jsonSizeBound((value as Record<string, unknown>)[key], depth + 1);
     if (item < 0) return -1;
     size += key.length * 6 + 4 + item;
@@ -147,10 +148,17 @@ export function capOutput(output: JsonValue, maxChars: number): JsonValue {
  * {@link toJsonValue} and {@link capOutput} in one walk: checks `value` is JSON (throwing
  * INVALID_OUTPUT naming where it is not) and caps it to `maxChars` of serialised JSON.
  */
-export function toCappedJson(value: unknown, maxChars: number, what = 'value'): JsonValue {
+export function toCappedJson(
+  value: unknown,
+  maxChars: number,
+  what: string | (() => string) = 'value',
+): JsonValue {
   const bound = jsonSizeBound(value, 0);
   if (bound >= 0 && bound <= maxChars) return value as JsonValue;
-  const output = bound >= 0 ? (value as JsonValue) : convert(value, what, '$', new Set());
+  const output =
+    bound >= 0
+      ? (value as JsonValue)
+      : convert(value, typeof what === 'string' ? what : what(), '$', new Set());
   const serialised = JSON.stringify(output);
   if (serialised.length <= maxChars) return output;
   const capped = capText(serialised, maxChars);
