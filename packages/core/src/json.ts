@@ -12,11 +12,12 @@ export type JsonObject = { [key: string]: JsonValue };
  * the top becomes `null`; `undefined` properties are dropped; objects with `toJSON` (such as Date)
  * are converted the way `JSON.stringify` would.
  *
- * @param what names the value in the error message, e.g. `output of tool "oracle"`.
+ * @param what names the value in the error message, e.g. `output of tool "oracle"` (a function is
+ *   called only when there is an error to name).
  */
-export function toJsonValue(value: unknown, what = 'value'): JsonValue {
+export function toJsonValue(value: unknown, what: string | (() => string) = 'value'): JsonValue {
   if (jsonSizeBound(value, 0) >= 0) return value as JsonValue;
-  return convert(value, what, '$', new Set());
+  return convert(value, typeof what === 'string' ? what : what(), '$', new Set());
 }
 
 const maxFastDepth = 256;

@@ -122,9 +122,10 @@ export class ToolRegistry {
     parameters: unknown,
   ): Promise<JsonValue> {
     this.authorize({ name: agent, tools: manifest.tools }, tool);
-    const resolved = await this.resolve(tool);
-    const output = await dispatch(resolved, validate(resolved, parameters));
-    return toJsonValue(output, outputOf(tool));
+    const resolved = this.#resolved.get(tool) ?? (await this.resolve(tool));
+    const pending = dispatch(resolved, validate(resolved, parameters));
+    const output = pending instanceof Promise ? await pending : pending;
+    return toJsonValue(output, () => outputOf(tool));
   }
 }
 
