@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type JsonSchema,
   type JsonValue,
+  type Recorder,
   type ToolDescription,
   ToolgateError,
   type ToolResolver,
@@ -22,7 +23,7 @@ export interface MCPResolverOptions {
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
-  recorder?: unknown;
+  recorder?: Pick<Recorder, 'toolChanged'>;
 }
 
 interface Entry {
