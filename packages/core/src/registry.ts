@@ -153,21 +153,23 @@ export function validate(resolved: ResolvedTool, parameters: unknown): JsonObjec
   return value;
 }
 
-const remoteSchemas = new WeakMap<ToolDescription, z.ZodType | null>();
+const remoteSchemas = new WeakMap<object, z.ZodType | null>();
 
 /**
- * The zod form of a remote tool's JSON Schema, built once per description. A schema zod cannot
- * read yields null: the call then goes on to the server, which validates it itself.
+ * The zod form of a remote tool's JSON Schema, built once per schema object (resolvers hand out a
+ * fresh description per call, but keep the listed schema). A schema zod cannot read yields null:
+ * the call then goes on to the server, which validates it itself.
  */
 function remoteSchema(description: ToolDescription): z.ZodType | null {
-  let schema = remoteSchemas.get(description);
+  const source = description.inputSchema;
+  let schema = remoteSchemas.get(source);
   if (schema === undefined) {
     try {
-      schema = z.fromJSONSchema(description.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+      schema = z.fromJSONSchema(source as Parameters<typeof z.fromJSONSchema>[0]);
     } catch {
       schema = null;
     }
-    remoteSchemas.set(description, schema);
+    remoteSchemas.set(source, schema);
   }
   return schema;
 }
