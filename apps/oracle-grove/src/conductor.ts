@@ -26,6 +26,11 @@ export interface RunOptions {
   model: Model;
   /** Called with every event as it is written. */
   onEvent?: (event: LedgerEvent) => void;
+  /**
+   * When the ledger is flushed: after every `turn` (the default; a crash loses at most the turn in
+   * progress) or only at the `end` (for a replay, which can simply be run again).
+   */
+  checkpoints?: 'turn' | 'end';
 }
 
 /** What a run did, for the summary line. */
@@ -131,7 +136,7 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
         await write('agent.failed', name, { error: { code, message: messageOf(error) } });
       }
     }
-    await store.flush(); // a checkpoint: a crash loses at most the turn in progress
+    if (options.checkpoints !== 'end') await store.flush(); // a crash loses at most the turn in progress
   }
   recorder.setTurn(Math.min(turn, options.turns));
   const summary = { runId, turns: Math.min(turn - 1, options.turns), ...counts, reason };

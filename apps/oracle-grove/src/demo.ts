@@ -58,7 +58,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await prepareLedgerPath(options.ledger, options.overwrite ?? false, options.replay);
   const tools = await toolSetup({ env: options.env ?? process.env, recording: recorded?.events });
   // Durable at turn boundaries: the conductor flushes (one fsync) after every turn, rather than an
-  // fsync per event; a crash loses at most the turn in progress.
+  // fsync per event; a crash loses at most the turn in progress. A replay flushes once, at the end.
   const store = await FileStore.open(options.ledger, { clock: steppingClock(demoEpoch), durability: 'none' });
   let summary: RunSummary;
   try {
@@ -71,6 +71,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       store,
       model: options.model ?? new OfflineModel(),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      // A replay is reproducible from its recording: one flush at the end is enough.
+      checkpoints: recorded ? 'end' : 'turn',
     });
     tools.finish();
   } finally {
