@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@toolgate/core';
+import canonicalize from 'canonicalize';
 
 /** What a tool is approved as: its description and input schema. */
 export interface ToolShape {
@@ -11,16 +12,5 @@ export interface ToolShape {
  * of the same tool compare equal however the server orders its JSON.
  */
 export function fingerprint(shape: ToolShape): string {
-  return canonical({ description: shape.description, inputSchema: shape.inputSchema });
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return canonicalize({ description: shape.description, inputSchema: shape.inputSchema }) ?? '';
 }

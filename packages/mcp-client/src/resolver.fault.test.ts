@@ -1,18 +1,10 @@
 import { ToolGate, ToolRegistry } from '@toolgate/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MCPResolver } from './resolver.js';
-import { alive, fixture, gone, noChildren } from './testing-fixtures/servers.js';
+import { alive, connectClosingAfterEach, fixture, gone, noChildren } from './testing-fixtures/servers.js';
 
 describe('MCPResolver faults', () => {
-  const open: MCPResolver[] = [];
-  const connect = async (...args: Parameters<typeof MCPResolver.connect>) => {
-    const resolver = await MCPResolver.connect(...args);
-    open.push(resolver);
-    return resolver;
-  };
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((resolver) => resolver.close()));
-  });
+  const connect = connectClosingAfterEach();
 
   it('a server that exits mid-call gives TRANSPORT_FAILED naming it, with its stderr, and the next call reconnects', async () => {
     const resolver = await connect([fixture('faulty.mjs')]);
@@ -67,14 +59,17 @@ describe('MCPResolver faults', () => {
 
   it('a server that never answers the handshake fails attach with TIMEOUT and leaves no process', async () => {
     const resolver = new MCPResolver();
-    open.push(resolver);
-    const attaching = resolver.attach(fixture('never-answers.mjs', { timeoutMs: 400 }));
-    await expect(attaching).rejects.toMatchObject({
-      code: 'TIMEOUT',
-      message: expect.stringContaining('MCP server "never-answers" did not answer starting it'),
-    });
-    expect(resolver.servers()).toEqual([]);
-    expect(await noChildren()).toEqual([]);
+    try {
+      const attaching = resolver.attach(fixture('never-answers.mjs', { timeoutMs: 400 }));
+      await expect(attaching).rejects.toMatchObject({
+        code: 'TIMEOUT',
+        message: expect.stringContaining('MCP server "never-answers" did not answer starting it'),
+      });
+      expect(resolver.servers()).toEqual([]);
+      expect(await noChildren()).toEqual([]);
+    } finally {
+      await resolver.close();
+    }
   });
 
   it('a server that crashes on start fails attach with TRANSPORT_FAILED quoting its stderr', async () => {

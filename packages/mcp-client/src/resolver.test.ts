@@ -1,18 +1,10 @@
 import { ToolGate, ToolRegistry } from '@toolgate/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MCPResolver } from './resolver.js';
-import { fixture } from './testing-fixtures/servers.js';
+import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
 
 describe('MCPResolver over a real stdio server', () => {
-  const open: MCPResolver[] = [];
-  const connect = async (...args: Parameters<typeof MCPResolver.connect>) => {
-    const resolver = await MCPResolver.connect(...args);
-    open.push(resolver);
-    return resolver;
-  };
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((resolver) => resolver.close()));
-  });
+  const connect = connectClosingAfterEach();
 
   it('maps structured, JSON-text, plain-text, bare and empty results to plain values', async () => {
     const resolver = await connect([fixture('faulty.mjs')]);

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { toolgateMcpPath } from '../from-env.js';
+import { MCPResolver } from '../resolver.js';
 import type { StdioServerConfig } from '../server-config.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,4 +70,17 @@ export async function noChildren(withinMs = 5000): Promise<number[]> {
   while (childPids().length > 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
   return childPids();
+}
+
+/** `MCPResolver.connect` for a test file: every resolver it opens is closed after each test. */
+export function connectClosingAfterEach(): typeof MCPResolver.connect {
+  const open: MCPResolver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((resolver) => resolver.close()));
+  });
+  return async (...args) => {
+    const resolver = await MCPResolver.connect(...args);
+    open.push(resolver);
+    return resolver;
+  };
 }
