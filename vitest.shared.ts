@@ -5,8 +5,11 @@ const conditions = ['@toolgate/source', 'node', 'import', 'module', 'default'];
 /**
  * The one vitest project shape every package uses: sibling packages resolve to their `src/` through
  * the `@toolgate/source` export condition, so a test sees the code beside it, not a stale build.
+ *
+ * The timeouts only guard against a hang: tests wait for outcomes, and on a loaded 2-core machine
+ * spawning a child process alone can take seconds, so the default bound is a generous minute.
  */
-export function toolgateProject(name: string, testTimeout = 20_000) {
+export function toolgateProject(name: string, testTimeout = 60_000) {
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions } },

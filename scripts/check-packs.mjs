@@ -2,6 +2,8 @@
 // Packs every published package as a user would receive it, runs publint on the tarball, installs
 // the tarballs into empty npm projects (all of them with their peers; and core, environment,
 // builtins and ledger without the MCP SDK, which they must not need) and imports each entry there.
+// It also refuses what a registry user would trip on: exact pins among runtime dependencies, a
+// missing LICENSE or repository field, and source maps whose sources are not in the tarball.
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -32,6 +34,7 @@ try {
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     const packed = run('pnpm', ['pack', '--pack-destination', scratch], dir).trim().split('\n').pop();
     run(join(root, 'node_modules/.bin/publint'), ['run', packed, '--strict'], root);
+    checkPublished(manifest.name, packed);
     tarballs.push(packed);
     names.push(manifest.name);
     console.log(`packed and linted ${manifest.name}`);
@@ -81,4 +84,28 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
     `${script}\nconsole.log('${label}: imported ${packageNames.join(', ')}');\n`,
   );
   console.log(run('node', ['check.mjs'], project).trim());
+  // The commands a package installs start from the tarball, through the bin shim npm linked.
+  for (const command of ['toolgate-ledger', 'toolgate-mcp']) {
+    const bin = join(project, 'node_modules', '.bin', command);
+    if (!existsSync(bin)) continue;
+    if (!run(bin, ['--help'], project).includes(command)) throw new Error(`${command} --help does not name itself`);
+    console.log(`${label}: ${command} --help runs`);
+  }
+}
+
+/** Fails on a tarball a registry user would trip on; the manifest read is the one that was packed. */
+function checkPublished(name, tarball) {
+  const files = run('tar', ['tzf', tarball], root).trim().split('\n');
+  const manifest = JSON.parse(run('tar', ['xOzf', tarball, 'package/package.json'], root));
+  const problems = [];
+  for (const field of ['dependencies', 'peerDependencies']) {
+    for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
+      if (/^\d/.test(range)) problems.push(`${field}.${dependency} is pinned to ${range}; use a range (^${range})`);
+    }
+  }
+  if (!files.includes('package/LICENSE')) problems.push('no LICENSE file');
+  for (const field of ['repository', 'homepage', 'bugs']) if (!manifest[field]) problems.push(`no "${field}"`);
+  const maps = files.filter((file) => file.endsWith('.map'));
+  if (maps.length > 0) problems.push(`ships source maps whose sources it does not ship (${maps[0]}, …)`);
+  if (problems.length > 0) throw new Error(`${name}: ${problems.join('; ')}`);
 }

@@ -3,7 +3,7 @@
  * `grep -rn` over the workspace's own node_modules (ripgrep-backed and the JavaScript fallback),
  * and `glob` against tinyglobby called directly.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,24 +42,30 @@ const searchWith = (search: 'ripgrep' | 'javascript') => {
   };
 };
 
-await compareLatency({
-  id: 'builtins-search-ripgrep',
-  title: 'search_files (ripgrep) vs rg',
-  what: `search_files for /${pattern}/ over the workspace's node_modules (hidden files included, ignore files off), ripgrep on PATH, against rg and grep -rn spawned on the same tree and pattern.`,
-  anchor: { name: 'rg -n --hidden --no-ignore (spawned)', fn: rg },
-  subject: { name: 'search_files (LocalEnvironment, ripgrep)', fn: searchWith('ripgrep') },
-  others: [{ name: 'grep -rnE (spawned)', fn: grep }],
-  maxRatio: 1.3,
-});
+// Both search comparisons are anchored on rg: without it there is nothing to compare against.
+const ripgrepMissing = spawnSync('rg', ['--version']).error;
+if (ripgrepMissing) {
+  console.log('skipped the search_files comparisons: ripgrep (rg) is not on the PATH (apt-get install ripgrep)');
+} else {
+  await compareLatency({
+    id: 'builtins-search-ripgrep',
+    title: 'search_files (ripgrep) vs rg',
+    what: `search_files for /${pattern}/ over the workspace's node_modules (hidden files included, ignore files off), ripgrep on PATH, against rg and grep -rn spawned on the same tree and pattern.`,
+    anchor: { name: 'rg -n --hidden --no-ignore (spawned)', fn: rg },
+    subject: { name: 'search_files (LocalEnvironment, ripgrep)', fn: searchWith('ripgrep') },
+    others: [{ name: 'grep -rnE (spawned)', fn: grep }],
+    maxRatio: 1.3,
+  });
 
-await compareLatency({
-  id: 'builtins-search-javascript',
-  title: 'search_files (JavaScript fallback) vs rg',
-  what: `search_files for /${pattern}/ over the workspace's node_modules with ripgrep switched off, against rg spawned on the same tree and pattern (grep is in the comparison above).`,
-  anchor: { name: 'rg -n --hidden --no-ignore (spawned)', fn: rg },
-  subject: { name: 'search_files (LocalEnvironment, JavaScript)', fn: searchWith('javascript') },
-  maxRatio: 4,
-});
+  await compareLatency({
+    id: 'builtins-search-javascript',
+    title: 'search_files (JavaScript fallback) vs rg',
+    what: `search_files for /${pattern}/ over the workspace's node_modules with ripgrep switched off, against rg spawned on the same tree and pattern (grep is in the comparison above).`,
+    anchor: { name: 'rg -n --hidden --no-ignore (spawned)', fn: rg },
+    subject: { name: 'search_files (LocalEnvironment, JavaScript)', fn: searchWith('javascript') },
+    maxRatio: 4,
+  });
+}
 
 const globPattern = '**/*.d.ts';
 const globbing = globTool(new LocalEnvironment({ root: store }), { maxEntries: 1000 });

@@ -156,5 +156,5 @@ describe('toolgate-ledger (the built bin)', () => {
       expect(edited.stderr).toMatch(/bad record at seq 9500: its hash does not match its content/);
     }
     expect((await run('verify', path, '--workers', 'many')).code).toBe(2);
-  }, 60_000);
+  }, 180_000); // 10,000 records written, then three CLI processes over them
 });

@@ -18,22 +18,22 @@ describe('toolgate-mcp --http under load', () => {
         MCPResolver.connect([{ name: `client-${index}`, url: http.url }]),
       ),
     );
-    let errors = 0;
-    let wrong = 0;
+    // Every failure is kept with what went wrong, so a red run says why, not only how often.
+    const failures: string[] = [];
     await Promise.all(
       clients.map(async (client, index) => {
         for (let call = 0; call < 20; call++) {
           const seed = `${index}-${call}`;
           try {
             const output = (await client.call('oracle', { seed })) as { omen: string };
-            if (output.omen !== drawOmen(seed)) wrong += 1;
-          } catch {
-            errors += 1;
+            if (output.omen !== drawOmen(seed)) failures.push(`${seed}: wrong omen ${output.omen}`);
+          } catch (error) {
+            failures.push(`${seed}: ${error instanceof Error ? error.message : String(error)}`);
           }
         }
       }),
     );
     await Promise.all(clients.map((client) => client.close()));
-    expect({ errors, wrong }).toEqual({ errors: 0, wrong: 0 });
-  }, 60_000);
+    expect(failures.slice(0, 5), `${failures.length} of 2000 calls failed`).toEqual([]);
+  }, 180_000); // 100 sessions and 2,000 calls over HTTP: minutes, not seconds, on a loaded 2-core machine
 });

@@ -6,7 +6,8 @@ import { binPath, type HttpChild, run, startHttpCli } from './testing-fixtures/c
 // they pass falsely on an isError result.
 const scenarios = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
-describe('the MCP conformance suite against toolgate-mcp --http', () => {
+// The suite is a separate Node program started per scenario: generous bounds for a loaded machine.
+describe('the MCP conformance suite against toolgate-mcp --http', { timeout: 180_000 }, () => {
   let http: HttpChild;
   beforeAll(async () => {
     http = await startHttpCli();

@@ -7,7 +7,8 @@ import { binPath, cliPath, type HttpChild, run, startHttpCli } from './testing-f
 const inspector = (args: string[]) =>
   run(binPath('mcp-inspector'), ['--cli', ...args], { timeoutMs: 60_000 });
 
-describe('the MCP Inspector CLI against toolgate-mcp', () => {
+// Each case starts the Inspector (a large Node program) and a server: a minute or more under load.
+describe('the MCP Inspector CLI against toolgate-mcp', { timeout: 180_000 }, () => {
   let http: HttpChild;
   beforeAll(async () => {
     http = await startHttpCli();

@@ -39,7 +39,7 @@ export function alive(pid: number): boolean {
 }
 
 /** Waits (polling, bounded) until `pid` is gone; true when it went. */
-export async function gone(pid: number, withinMs = 5000): Promise<boolean> {
+export async function gone(pid: number, withinMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     if (!alive(pid)) return true;
@@ -65,7 +65,7 @@ export function childPids(): number[] {
 }
 
 /** Waits (polling, bounded) until this process has no live children; their pids if some remain. */
-export async function noChildren(withinMs = 5000): Promise<number[]> {
+export async function noChildren(withinMs = 30_000): Promise<number[]> {
   const deadline = Date.now() + withinMs;
   while (childPids().length > 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
