@@ -88,7 +88,8 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
   for (const command of ['toolgate-ledger', 'toolgate-mcp']) {
     const bin = join(project, 'node_modules', '.bin', command);
     if (!existsSync(bin)) continue;
-    if (!run(bin, ['--help'], project).includes(command)) throw new Error(`${command} --help does not name itself`);
+    if (!run(bin, ['--help'], project).includes(command))
+      throw new Error(`${command} --help does not name itself`);
     console.log(`${label}: ${command} --help runs`);
   }
 }
@@ -100,11 +101,13 @@ function checkPublished(name, tarball) {
   const problems = [];
   for (const field of ['dependencies', 'peerDependencies']) {
     for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
-      if (/^\d/.test(range)) problems.push(`${field}.${dependency} is pinned to ${range}; use a range (^${range})`);
+      if (/^\d/.test(range))
+        problems.push(`${field}.${dependency} is pinned to ${range}; use a range (^${range})`);
     }
   }
   if (!files.includes('package/LICENSE')) problems.push('no LICENSE file');
-  for (const field of ['repository', 'homepage', 'bugs']) if (!manifest[field]) problems.push(`no "${field}"`);
+  for (const field of ['repository', 'homepage', 'bugs'])
+    if (!manifest[field]) problems.push(`no "${field}"`);
   const maps = files.filter((file) => file.endsWith('.map'));
   if (maps.length > 0) problems.push(`ships source maps whose sources it does not ship (${maps[0]}, …)`);
   if (problems.length > 0) throw new Error(`${name}: ${problems.join('; ')}`);

@@ -45,7 +45,9 @@ const searchWith = (search: 'ripgrep' | 'javascript') => {
 // Both search comparisons are anchored on rg: without it there is nothing to compare against.
 const ripgrepMissing = spawnSync('rg', ['--version']).error;
 if (ripgrepMissing) {
-  console.log('skipped the search_files comparisons: ripgrep (rg) is not on the PATH (apt-get install ripgrep)');
+  console.log(
+    'skipped the search_files comparisons: ripgrep (rg) is not on the PATH (apt-get install ripgrep)',
+  );
 } else {
   await compareLatency({
     id: 'builtins-search-ripgrep',
