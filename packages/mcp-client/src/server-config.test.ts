@@ -45,3 +45,18 @@ describe('checkServerConfig: subjects and root', () => {
     expect(() => checkServerConfig(config)).toThrow(/^MCP server "files": /);
   });
 });
+
+describe('checkServerConfig: the toolgate preset and --root', () => {
+  it('refuses a root that is not the --root the toolgate-mcp child is started with', () => {
+    const other = mkdtempSync(join(tmpdir(), 'toolgate-other-'));
+    try {
+      const config = { ...base, args: ['cli.js', '--root', other], subjects: 'toolgate' as const, root: dir };
+      expect(() => checkServerConfig(config)).toThrow(/is not the directory the server is started with/);
+      expect(() => checkServerConfig({ ...config, args: [`--root=${other}`] })).toThrow(/--root/);
+      expect(() => checkServerConfig({ ...config, args: ['cli.js', '--root', dir] })).not.toThrow();
+      expect(() => checkServerConfig({ ...config, args: ['cli.js', '--root', `${dir}/.`] })).not.toThrow();
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 
 /** Settings every MCP server takes, whatever its transport. */
@@ -123,6 +124,8 @@ function checkSubjects(config: McpServerConfig, fail: (why: string) => never): v
         `root ${JSON.stringify(root)} is not an existing directory on this machine; give the server's root`,
       );
   }
+  if (subjects === 'toolgate' && root !== undefined && isStdioConfig(config))
+    checkToolgateRoot(config, root, fail);
   if (subjects === undefined || subjects === 'toolgate') return;
   if (typeof subjects !== 'object' || subjects === null || Array.isArray(subjects))
     fail(`"subjects" must be 'toolgate' or an object of mappings per tool, not ${JSON.stringify(subjects)}`);
@@ -138,5 +141,29 @@ function checkSubjects(config: McpServerConfig, fail: (why: string) => never): v
     }
     if (mapping.paths !== undefined && root === undefined)
       fail(`${at} maps paths, so the server's "root" must be given to resolve them against`);
+  }
+}
+
+/** For a `toolgate-mcp` child started with `--root`, the declared root must be that directory. */
+function checkToolgateRoot(config: StdioServerConfig, root: string, fail: (why: string) => never): void {
+  const args = config.args ?? [];
+  const index = args.findIndex((arg) => arg === '--root' || arg.startsWith('--root='));
+  if (index === -1) return;
+  const arg = args[index]!;
+  const value = arg === '--root' ? args[index + 1] : arg.slice('--root='.length);
+  if (value === undefined) return;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const started = real(resolve(config.cwd ?? process.cwd(), value));
+  if (started !== real(resolve(root))) {
+    fail(
+      `root ${JSON.stringify(root)} is not the directory the server is started with (--root ${JSON.stringify(value)}); ` +
+        'declare the same root, or subjects would be computed against the wrong workspace',
+    );
   }
 }
