@@ -20,6 +20,7 @@ import {
   type ToolResult,
 } from '@toolgate/core';
 import { LocalEnvironment } from '@toolgate/environment';
+import { type HttpChild, startHttpCli } from '@toolgate/mcp-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPResolver } from './resolver.js';
 import type { McpServerConfig } from './server-config.js';
@@ -168,6 +169,25 @@ describe("toolgate-mcp's own tools over MCP get the subjects they have in-proces
     }
     const allowing = agentOver(resolver, allowPub);
     expect(codeOf(await allowing.callTool('read_file', { path: 'pub/a.txt' }))).toBe('PERMISSION_DENIED');
+  });
+});
+
+describe('toolgate-mcp over streamable HTTP, with the toolgate subjects', () => {
+  const connect = connectClosingAfterEach();
+  let child: HttpChild | undefined;
+  afterAll(async () => {
+    await child?.stop();
+  });
+
+  it('refuses every spelling of .secret and allows pub/**, as over stdio', async () => {
+    child = await startHttpCli(['--tools', 'read_file', '--root', ws]);
+    const resolver = await connect([{ name: 'http', url: child.url, subjects: 'toolgate', root: ws }]);
+    const denying = agentOver(resolver, denySecret);
+    for (const path of traversals)
+      expect(codeOf(await denying.callTool('read_file', { path }))).toBe('PERMISSION_DENIED');
+    const allowing = agentOver(resolver, allowPub);
+    expect(codeOf(await allowing.callTool('read_file', { path: 'pub/a.txt' }))).toBe('ok');
+    expect(codeOf(await allowing.callTool('read_file', { path: 'pub/link' }))).toBe('PERMISSION_DENIED');
   });
 });
 
