@@ -35,7 +35,8 @@ export interface ToolDefinition<Input extends z.ZodObject> {
   parallelSafe?: boolean | ((parameters: z.output<Input>) => boolean);
   /**
    * Turns validated parameters into the canonical resources policy rules match on: resolved
-   * paths, parsed commands, parsed hosts. A tool without it is matched by name only.
+   * paths, parsed commands, parsed hosts; `() => ({})` for a tool that touches none. A tool without
+   * it has an unknown subject: rules on paths, commands or hosts apply to it only if they deny.
    */
   policySubject?: (parameters: z.output<Input>) => PolicySubject | Promise<PolicySubject>;
 }
