@@ -36,9 +36,48 @@ describe('builtinTools', () => {
       ['glob', true],
       ['search_files', true],
       ['shell', false],
-      ['fetch', true],
+      ['fetch', false],
       ['oracle', true],
     ]);
+  });
+
+  it('fetch is parallel-safe for GET and HEAD only', () => {
+    const fetch = builtinTools(new MemoryEnvironment()).find((tool) => tool.name === 'fetch')!;
+    const url = 'https://example.com/';
+    const safe = (method?: string) => fetch.isParallelSafe(method === undefined ? { url } : { url, method });
+    expect([safe(), safe('GET'), safe('get'), safe('HEAD')]).toEqual([true, true, true, true]);
+    expect([safe('POST'), safe('PUT'), safe('DELETE'), safe('PATCH'), safe('OPTIONS')]).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('runs a batch of GET fetches concurrently and a batch with a POST one after another', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const environment = new MemoryEnvironment({
+      fetch: async () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return 'ok';
+      },
+    });
+    const agent = builtinAgent(environment);
+    const batch = (...methods: string[]) =>
+      agent.callTools(
+        methods.map((method) => ({ name: 'fetch', parameters: { url: 'https://example.com/', method } })),
+      );
+    await batch('GET', 'HEAD', 'GET');
+    expect(most).toBe(3);
+    most = 0;
+    const results = await batch('GET', 'POST', 'DELETE');
+    expect(results.map((result) => result.isError)).toEqual([false, false, false]);
+    expect(most).toBe(1);
   });
 
   it('read_file returns lines with offset and limit', async () => {

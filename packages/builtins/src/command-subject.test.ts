@@ -14,7 +14,7 @@ describe('commandSubject', () => {
         ['rm', '-rf', '~'],
       ],
     ],
-    ['a | b; c & d || e', [['a'], ['b'], ['c'], ['d'], ['e']]],
+    ['a | b; c || d && e', [['a'], ['b'], ['c'], ['d'], ['e']]],
     ['FOO=1 npm test', [['FOO=1', 'npm', 'test']]],
     ['echo \'a b\' "c d"', [['echo', 'a b', 'c d']]],
   ])('splits %j into its commands', (command, expected) => {
@@ -38,6 +38,8 @@ describe('commandSubject', () => {
     ['npm test\nrm -rf ~'],
     ['echo a#b'],
     ['echo {a,b}'],
+    ['sleep 100 &'],
+    ['c & d'],
     // Conservatively flagged even when quoted: a substitution-looking token never passes a plain rule.
     ["echo '$(x)'"],
   ])('marks %j with a token no plain rule can match', (command) => {

@@ -8,8 +8,8 @@ const separators = new Set(['&&', '||', ';', '|', '&']);
 /**
  * Splits a shell command line into the argv tokens of every command it runs, for policy rules to
  * match. Environment assignments stay tokens (`FOO=1 npm test` is not `npm test`). Anything the
- * shell would expand or redirect — `$VAR`, `$(…)`, backticks, globs, redirections, subshells,
- * here-documents, comments, line breaks — becomes a token starting with a NUL byte, both in place
+ * shell would expand, redirect or leave running — `$VAR`, `$(…)`, backticks, globs, redirections,
+ * subshells, here-documents, comments, line breaks, backgrounding with `&` — becomes a token starting with a NUL byte, both in place
  * and as a command of its own, so no plain rule can allow the line.
  *
  * @example
@@ -41,6 +41,8 @@ export function commandSubject(command: string): string[][] {
     if (operator.op === 'glob') flag('glob', operator.pattern ?? '');
     else if (operator.op === 'variable') flag('variable', `$${operator.name ?? ''}`);
     else if (separators.has(operator.op)) {
+      // `&` also backgrounds the command before it, which then outlives the call: never matchable.
+      if (operator.op === '&') flag('operator', '&');
       if (current.length > 0) commands.push(current);
       current = [];
     } else flag('operator', operator.op);

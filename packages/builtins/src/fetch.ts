@@ -21,9 +21,16 @@ export function hostSubject(url: string): PolicySubject {
   return { hosts: [host] };
 }
 
+/** True for the methods that only read: GET (the default) and HEAD, in any letter case. */
+function isSafeMethod(method: string | undefined): boolean {
+  const name = (method ?? 'GET').trim().toUpperCase();
+  return name === 'GET' || name === 'HEAD';
+}
+
 /**
  * `fetch { url, method?, headers?, body? }` → `{ url, status, statusText, headers, body, redirects }`:
- * an HTTP(S) request under the environment's network rules, the body capped. Parallel-safe.
+ * an HTTP(S) request under the environment's network rules, the body capped. Parallel-safe for
+ * GET and HEAD only: a request that may change something never runs beside another call.
  */
 export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps) {
   return defineTool({
@@ -35,7 +42,7 @@ export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxO
       headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
       body: z.string().optional().describe('The request body, as text.'),
     }),
-    parallelSafe: true,
+    parallelSafe: ({ method }) => isSafeMethod(method),
     policySubject: ({ url }) => hostSubject(url),
     run: async ({ url, method, headers, body }) => {
       const response = await environment.fetch({

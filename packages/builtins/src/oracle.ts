@@ -45,5 +45,7 @@ export function oracleTool() {
     input: z.object({ seed: z.string().describe('Any text, such as the current scene; it picks the omen.') }),
     run: ({ seed }) => ({ omen: drawOmen(seed) }),
     parallelSafe: true,
+    // It touches no path, command or host: a policy rule about those never applies to it.
+    policySubject: () => ({}),
   });
 }

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Policy } from '@toolgate/core';
+import { type ApprovalRequest, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinTools } from './builtin-tools.js';
 import { builtinAgent, codeOf } from './testing-fixtures/agent.js';
 
 let base: string;
@@ -107,6 +108,70 @@ describe('policy sees every command of a shell line as argv', () => {
   });
 });
 
+describe('an ask rule judges every command of a line before any approver is asked', () => {
+  const world = () => {
+    const ran: string[] = [];
+    const asked: ApprovalRequest[] = [];
+    const environment = new MemoryEnvironment({
+      commands: (line) => {
+        ran.push(line);
+        return 'ok';
+      },
+    });
+    const registry = new ToolRegistry();
+    for (const tool of builtinTools(environment)) registry.register(tool);
+    const gate = new ToolGate(registry, {
+      policy: new Policy({
+        default: 'deny',
+        rules: [{ tools: ['shell'], commands: ['npm test', 'npm run lint'], decision: 'ask' }],
+      }),
+      approver: (request) => {
+        asked.push(request);
+        return true;
+      },
+    });
+    return { agent: gate.forAgent({ name: 'tester', tools: ['shell'] }), ran, asked };
+  };
+
+  it.each([
+    ['npm test; touch X'],
+    ['npm test && touch X'],
+    ['npm test || touch X'],
+    ['npm test | touch X'],
+    ['npm test & touch X'],
+    ['touch X; npm test'],
+    ['npm test > X'],
+    ['npm test $(touch X)'],
+    ['npm test\ntouch X'],
+    ['npm test &'],
+  ])('denies %j without asking, and nothing runs', async (command) => {
+    const { agent, ran, asked } = world();
+    const result = await agent.callTool('shell', { command });
+    expect(codeOf(result)).toBe('PERMISSION_DENIED');
+    expect(asked).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
+  it('asks once for a line whose every command is asked about, showing each parsed command', async () => {
+    const { agent, ran, asked } = world();
+    const result = await agent.callTool('shell', { command: 'npm test && npm run lint' });
+    expect(codeOf(result)).toBe('ok');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.subject).toEqual({
+      commands: [
+        ['npm', 'test'],
+        ['npm', 'run', 'lint'],
+      ],
+    });
+    expect(ran).toEqual(['npm test && npm run lint']);
+  });
+
+  it('names the command that was refused', async () => {
+    const result = await world().agent.callTool('shell', { command: 'npm test; touch X' });
+    expect(result.isError && result.error.message).toContain('command "touch X": no rule matched');
+  });
+});
+
 describe('policy sees the parsed, lower-cased host', () => {
   const environment = new MemoryEnvironment({ fetch: () => 'ok' });
   const policy = new Policy({
@@ -142,5 +207,14 @@ describe('policy sees the parsed, lower-cased host', () => {
       url: 'http://2852039166/latest',
     });
     expect(codeOf(result)).toBe('PERMISSION_DENIED');
+  });
+});
+
+describe('a tool that touches nothing', () => {
+  it('is not caught by a rule on paths, while a tool whose subject is known to touch the path is', async () => {
+    const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+    const agent = builtinAgent(new MemoryEnvironment({ files: { '.secret': 'x' } }), policy);
+    expect(codeOf(await agent.callTool('oracle', { seed: 'moss' }))).toBe('ok');
+    expect(codeOf(await agent.callTool('read_file', { path: './.secret' }))).toBe('PERMISSION_DENIED');
   });
 });

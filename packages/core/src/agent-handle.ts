@@ -24,8 +24,8 @@ export class AgentHandle {
 
   /**
    * Calls the tools of one model turn. They run concurrently only when every permitted call (granted
-   * and known) is parallel-safe; otherwise one after another. Results, and the records of a
-   * concurrent batch, come back in the model's order.
+   * and known) is parallel-safe with its parameters; otherwise one after another. Results, and the
+   * records of a concurrent batch, come back in the model's order.
    */
   async callTools(calls: readonly ToolCall[]): Promise<ToolResult[]> {
     if (!(await this.#allParallelSafe(calls))) {
@@ -46,7 +46,7 @@ export class AgentHandle {
       if (!this.manifest.tools.includes(call.name)) continue;
       const tool = this.#gate.registry.get(call.name);
       if (tool) {
-        if (!tool.parallelSafe) return false;
+        if (!tool.isParallelSafe(call.parameters)) return false;
       } else if (await this.#gate.registry.has(call.name)) {
         return false; // a remote tool's read-only hint is not trusted
       }

@@ -1,9 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ToolGate } from './gate.js';
-import { Policy, policies } from './policy.js';
+import { ToolgateError } from './errors.js';
+import { type ApprovalRequest, ToolGate } from './gate.js';
+import type { JsonObject } from './json.js';
+import { Policy, type PolicySubject, policies } from './policy.js';
 import type { Recorder } from './recorder.js';
 import { ToolRegistry } from './registry.js';
+import type { ToolResolver } from './resolver.js';
 import { defineTool } from './tool.js';
 
 const oracle = defineTool({
@@ -335,5 +338,185 @@ describe('AgentHandle.callTools', () => {
       'end fast_read',
     ]);
     expect(results.map((result) => result.tool)).toEqual(['slow_read', 'write', 'fast_read']);
+  });
+
+  it('runs a batch concurrently only when each call is parallel-safe with its own parameters', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const request = defineTool({
+      name: 'request',
+      description: 'Send a request.',
+      input: z.object({ method: z.string().describe('the method') }),
+      parallelSafe: ({ method }) => method === 'GET' || method === 'HEAD',
+      run: async ({ method }) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return { method };
+      },
+    });
+    const agent = new ToolGate(new ToolRegistry().register(request)).forAgent({
+      name: 'a',
+      tools: ['request'],
+    });
+    const batch = (...methods: string[]) =>
+      agent.callTools(methods.map((method) => ({ name: 'request', parameters: { method } })));
+    await batch('GET', 'HEAD', 'GET');
+    expect(most).toBe(3);
+    most = 0;
+    const results = await batch('GET', 'POST', 'GET');
+    expect(most).toBe(1);
+    expect(results.map((result) => !result.isError && result.output)).toEqual([
+      { method: 'GET' },
+      { method: 'POST' },
+      { method: 'GET' },
+    ]);
+  });
+});
+
+describe('ToolGate subjects', () => {
+  const secretRule = new Policy({
+    default: 'allow',
+    rules: [{ tools: ['read_file'], paths: ['.secret'], decision: 'deny' }],
+  });
+  const pubRule = new Policy({
+    default: 'deny',
+    rules: [{ tools: ['read_file'], paths: ['pub/**'], decision: 'allow' }],
+  });
+  const readFile = (subject?: (path: string) => { paths: string[] }) => {
+    const read: string[] = [];
+    const tool = defineTool({
+      name: 'read_file',
+      description: 'Reads a file.',
+      input: z.object({ path: z.string().describe('the path') }),
+      run: ({ path }) => {
+        read.push(path);
+        return { path };
+      },
+      ...(subject ? { policySubject: ({ path }: { path: string }) => subject(path) } : {}),
+    });
+    return { tool, read };
+  };
+
+  it('fails closed for an in-process tool without a subject hook', async () => {
+    const { tool, read } = readFile();
+    const registry = new ToolRegistry().register(tool);
+    const denied = await new ToolGate(registry, { policy: secretRule })
+      .forAgent({ name: 'a', tools: ['read_file'] })
+      .callTool('read_file', { path: 'pub/a.txt' });
+    expect(denied.isError && denied.error.code).toBe('PERMISSION_DENIED');
+    const notAllowed = await new ToolGate(registry, { policy: pubRule })
+      .forAgent({ name: 'a', tools: ['read_file'] })
+      .callTool('read_file', { path: 'pub/a.txt' });
+    expect(notAllowed.isError && notAllowed.error.code).toBe('PERMISSION_DENIED');
+    expect(read).toEqual([]);
+  });
+
+  function remote(subject?: (name: string, parameters: JsonObject) => Promise<PolicySubject | undefined>) {
+    const called: JsonObject[] = [];
+    const resolver: ToolResolver = {
+      has: async (name) => name === 'read_file',
+      describe: async (name) =>
+        name === 'read_file'
+          ? {
+              name,
+              description: 'Reads a file.',
+              inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+            }
+          : undefined,
+      call: async (_name, parameters) => {
+        called.push(parameters);
+        return { read: parameters.path ?? null };
+      },
+      ...(subject ? { subject } : {}),
+    };
+    return { resolver, called };
+  }
+
+  it("uses the resolver's subject for a remote tool, and fails closed without one", async () => {
+    const bare = remote();
+    const agent = (resolver: ToolResolver, policy: Policy) =>
+      new ToolGate(new ToolRegistry().setResolver(resolver), { policy }).forAgent({
+        name: 'a',
+        tools: ['read_file'],
+      });
+    const unknown = await agent(bare.resolver, secretRule).callTool('read_file', { path: 'pub/a.txt' });
+    expect(unknown.isError && unknown.error.code).toBe('PERMISSION_DENIED');
+    expect(bare.called).toEqual([]);
+
+    const asked: [string, JsonObject][] = [];
+    const mapped = remote(async (name, parameters) => {
+      asked.push([name, parameters]);
+      return { paths: [String(parameters.path).replace(/^\.\//, '')] };
+    });
+    expect(
+      (await agent(mapped.resolver, secretRule).callTool('read_file', { path: 'pub/a.txt' })).isError,
+    ).toBe(false);
+    expect((await agent(mapped.resolver, pubRule).callTool('read_file', { path: 'pub/a.txt' })).isError).toBe(
+      false,
+    );
+    const secret = await agent(mapped.resolver, secretRule).callTool('read_file', { path: './.secret' });
+    expect(secret.isError && secret.error.code).toBe('PERMISSION_DENIED');
+    expect(mapped.called).toEqual([{ path: 'pub/a.txt' }, { path: 'pub/a.txt' }]);
+    expect(asked[0]).toEqual(['read_file', { path: 'pub/a.txt' }]);
+
+    const undecided = remote(async () => undefined);
+    const refused = await agent(undecided.resolver, secretRule).callTool('read_file', { path: 'pub/a.txt' });
+    expect(refused.isError && refused.error.code).toBe('PERMISSION_DENIED');
+    expect(undecided.called).toEqual([]);
+  });
+
+  it("refuses the call when the resolver's subject rejects, without calling the tool", async () => {
+    const failing = remote(async () => {
+      throw new ToolgateError('INVALID_PATH', 'the path holds a NUL byte');
+    });
+    const result = await new ToolGate(new ToolRegistry().setResolver(failing.resolver))
+      .forAgent({ name: 'a', tools: ['read_file'] })
+      .callTool('read_file', { path: 'x' });
+    expect(result.isError && result.error).toEqual({
+      code: 'INVALID_PATH',
+      message: 'the path holds a NUL byte',
+    });
+    expect(failing.called).toEqual([]);
+  });
+
+  it('asks the approver only after every command passed, showing the parsed commands', async () => {
+    const ran: string[] = [];
+    const shell = defineTool({
+      name: 'shell',
+      description: 'Runs a line.',
+      input: z.object({ command: z.string().describe('the line') }),
+      policySubject: ({ command }) => ({ commands: command.split(/\s*;\s*/).map((part) => part.split(' ')) }),
+      run: ({ command }) => {
+        ran.push(command);
+        return {};
+      },
+    });
+    const requests: ApprovalRequest[] = [];
+    const gate = new ToolGate(new ToolRegistry().register(shell), {
+      policy: new Policy({
+        default: 'deny',
+        rules: [{ tools: ['shell'], commands: ['npm test', 'npm run lint'], decision: 'ask' }],
+      }),
+      approver: (request) => {
+        requests.push(request);
+        return true;
+      },
+    });
+    const agent = gate.forAgent({ name: 'a', tools: ['shell'] });
+    const compound = await agent.callTool('shell', { command: 'npm test; touch X' });
+    expect(compound.isError && compound.error.message).toContain('command "touch X": no rule matched');
+    expect(requests).toEqual([]);
+    expect((await agent.callTool('shell', { command: 'npm test; npm run lint' })).isError).toBe(false);
+    expect(requests.map((request) => request.subject)).toEqual([
+      {
+        commands: [
+          ['npm', 'test'],
+          ['npm', 'run', 'lint'],
+        ],
+      },
+    ]);
+    expect(ran).toEqual(['npm test; npm run lint']);
   });
 });

@@ -11,6 +11,7 @@ import {
 } from './policy.js';
 import { noopRecorder, type Recorder, type ToolErrorData } from './recorder.js';
 import { dispatch, outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
+import { subjectOf } from './subject.js';
 
 /** A request an approver is asked to decide (policy said `ask`). */
 export interface ApprovalRequest extends PolicyRequest {
@@ -154,8 +155,7 @@ export class ToolGate {
     callId: string,
   ): Checked | Promise<Checked> {
     const valid = validate(resolved, parameters);
-    const hook = resolved.where === 'in-process' ? resolved.tool.policySubject : undefined;
-    const subject = hook ? hook(valid) : noSubject;
+    const subject = subjectOf(resolved, valid);
     if (subject instanceof Promise)
       return subject.then((found) => this.#verdict(manifest, resolved, valid, found, callId));
     return this.#verdict(manifest, resolved, valid, subject, callId);
@@ -165,10 +165,15 @@ export class ToolGate {
     manifest: Manifest,
     resolved: ResolvedTool,
     valid: JsonObject,
-    subject: PolicySubject,
+    subject: PolicySubject | undefined,
     callId: string,
   ): Checked | Promise<Checked> {
-    const request = { agent: manifest.name, tool: resolved.description.name, parameters: valid, subject };
+    const request: PolicyRequest = {
+      agent: manifest.name,
+      tool: resolved.description.name,
+      parameters: valid,
+    };
+    if (subject !== undefined) request.subject = subject;
     const said = this.policy.decide(request);
     if (said.decision !== 'ask')
       return { resolved, valid, verdict: said, allowed: said.decision === 'allow' };
@@ -228,8 +233,6 @@ interface Checked {
   verdict: PolicyVerdict;
   allowed: boolean;
 }
-
-const noSubject: PolicySubject = Object.freeze({});
 
 function recordable(parameters: unknown): JsonValue {
   try {

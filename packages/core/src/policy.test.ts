@@ -6,6 +6,11 @@ function request(tool: string, subject: PolicySubject = {}): PolicyRequest {
   return { agent: 'a', tool, parameters: {}, subject };
 }
 
+/** A call whose subject toolgate could not compute. */
+function unknownRequest(tool: string): PolicyRequest {
+  return { agent: 'a', tool, parameters: {} };
+}
+
 describe('Policy', () => {
   it('lets the strictest matching rule win: deny > ask > allow', () => {
     const policy = new Policy({
@@ -62,6 +67,91 @@ describe('Policy', () => {
     expect(decide(['npm', 'test-evil'])).toBe('deny');
     expect(decide(['FOO=1', 'npm', 'test'])).toBe('deny');
     expect(decide(['npm', 'test', '--', '--watch'])).toBe('deny');
+  });
+
+  it('judges every command of a line on its own: an ask rule never covers a command no rule names', () => {
+    const policy = new Policy({
+      default: 'deny',
+      rules: [{ tools: ['shell'], commands: ['npm test'], decision: 'ask' }],
+    });
+    const decide = (...commands: string[][]) => policy.decide(request('shell', { commands }));
+    expect(decide(['npm', 'test']).decision).toBe('ask');
+    expect(decide(['npm', 'test'], ['touch', 'X'])).toEqual({
+      decision: 'deny',
+      reason: 'command "touch X": no rule matched; the default is deny',
+    });
+    expect(decide(['touch', 'X'], ['npm', 'test']).decision).toBe('deny');
+    expect(decide(['npm', 'test'], ['npm', 'test']).decision).toBe('ask');
+  });
+
+  it('asks for a line when one of its commands is asked about and the others are allowed', () => {
+    const policy = new Policy({
+      default: 'allow',
+      rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'ask', reason: 'removing needs a human' }],
+    });
+    expect(policy.decide(request('shell', { commands: [['ls'], ['rm', 'x']] }))).toEqual({
+      decision: 'ask',
+      rule: 0,
+      reason: 'command "rm x": removing needs a human',
+    });
+    expect(policy.decide(request('shell', { commands: [['ls'], ['pwd']] })).decision).toBe('allow');
+  });
+
+  it('judges each path on its own, so an ask on docs/** does not cover another path', () => {
+    const policy = new Policy({ default: 'deny', rules: [{ paths: ['docs/**'], decision: 'ask' }] });
+    expect(policy.decide(request('read_file', { paths: ['docs/a.md'] })).decision).toBe('ask');
+    expect(policy.decide(request('read_file', { paths: ['docs/a.md', '.secret'] })).decision).toBe('deny');
+  });
+
+  describe('when the subject is unknown (fails closed)', () => {
+    it('applies a deny rule on paths, commands or hosts, and says why', () => {
+      for (const condition of [{ paths: ['.secret'] }, { commands: ['rm *'] }, { hosts: ['evil.net'] }]) {
+        const policy = new Policy({
+          default: 'allow',
+          rules: [{ tools: ['read_file'], ...condition, decision: 'deny' }],
+        });
+        const verdict = policy.decide(unknownRequest('read_file'));
+        expect(verdict.decision).toBe('deny');
+        expect(verdict.rule).toBe(0);
+        expect(verdict.reason).toContain(
+          'toolgate cannot tell which paths, commands or hosts "read_file" touches',
+        );
+        // a known subject that touches none of it is not denied
+        expect(policy.decide(request('read_file', { paths: ['pub/a.txt'] })).decision).toBe('allow');
+      }
+    });
+
+    it('never applies an allow or ask rule on paths, commands or hosts', () => {
+      for (const decision of ['allow', 'ask'] as const) {
+        const policy = new Policy({
+          default: 'deny',
+          rules: [{ tools: ['read_file'], paths: ['pub/**'], decision }],
+        });
+        const verdict = policy.decide(unknownRequest('read_file'));
+        expect(verdict.decision).toBe('deny');
+        expect(verdict.rule).toBeUndefined();
+        expect(verdict.reason).toContain('so rules on them that allow or ask do not apply');
+        expect(policy.decide(request('read_file', { paths: ['pub/a.txt'] })).decision).toBe(decision);
+      }
+    });
+
+    it('still applies rules that name only tools', () => {
+      const policy = new Policy({
+        default: 'deny',
+        rules: [
+          { tools: ['oracle'], decision: 'allow' },
+          { tools: ['shell'], decision: 'ask' },
+        ],
+      });
+      expect(policy.decide(unknownRequest('oracle')).decision).toBe('allow');
+      expect(policy.decide(unknownRequest('shell')).decision).toBe('ask');
+    });
+
+    it('is not the same as a known subject that touches nothing', () => {
+      const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+      expect(policy.decide(request('oracle', {})).decision).toBe('allow');
+      expect(policy.decide(unknownRequest('oracle')).decision).toBe('deny');
+    });
   });
 
   it('matches hosts case-insensitively, with globs', () => {

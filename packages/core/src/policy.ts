@@ -1,15 +1,22 @@
-import picomatch from 'picomatch';
 import type { JsonObject } from './json.js';
+import {
+  type CompiledRule,
+  compileRule,
+  describeResource,
+  describeRule,
+  judges,
+  type Resource,
+  resourcesOf,
+  strictness,
+} from './policy-rules.js';
 
 /** What policy says about a call. `ask` defers to an approver. */
 export type Decision = 'allow' | 'deny' | 'ask';
 
-const strictness: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
-
 /**
  * The canonical resources a call touches, as the tool itself resolved them: paths relative to the
  * workspace root after resolving `..` and symlinks (an escaping path is absolute), every command of
- * a compound shell line as argv tokens, and lower-cased host names.
+ * a compound shell line as argv tokens, and lower-cased host names. `{}` says the call touches none.
  */
 export interface PolicySubject {
   paths?: readonly string[];
@@ -18,9 +25,11 @@ export interface PolicySubject {
 }
 
 /**
- * One policy rule. A rule matches a call when its tool pattern matches and every condition it sets
- * matches. An `allow` condition must cover every resource of that kind the call touches (and there
- * must be at least one); a `deny` or `ask` condition matches when any resource is covered.
+ * One policy rule. Every resource a call touches (each path, each command of a shell line, each
+ * host) gets its own verdict, and the call's verdict is the strictest of them. A rule without
+ * `paths`, `commands` or `hosts` judges every call of the tools it names. A rule with them judges
+ * only the resources of those kinds that its patterns cover; when toolgate cannot tell what a call
+ * touches (its subject is unknown), such a rule applies if it denies and never if it allows or asks.
  */
 export interface PolicyRule {
   /** Tool name patterns (globs such as `mcp__*`); omitted means every tool. */
@@ -48,7 +57,11 @@ export interface PolicyRequest {
   agent: string;
   tool: string;
   parameters: JsonObject;
-  subject: PolicySubject;
+  /**
+   * What the call touches; absent when toolgate could not compute it (a tool with no subject hook,
+   * a remote tool with no subject mapping). Rules on paths, commands or hosts then fail closed.
+   */
+  subject?: PolicySubject;
 }
 
 /** Policy's answer, with the rule that decided (absent when the default decided). */
@@ -56,15 +69,6 @@ export interface PolicyVerdict {
   decision: Decision;
   rule?: number;
   reason: string;
-}
-
-interface CompiledRule {
-  index: number;
-  rule: PolicyRule;
-  tool: (name: string) => boolean;
-  path?: (path: string) => boolean;
-  host?: (host: string) => boolean;
-  commands?: readonly (readonly string[])[];
 }
 
 /**
@@ -87,81 +91,59 @@ export class Policy {
     this.#fallback = Object.freeze({ decision, reason: `no rule matched; the default is ${decision}` });
   }
 
-  /** The verdict for one call. */
+  /**
+   * The verdict for one call: each resource it touches is judged on its own (the strictest matching
+   * rule, or the default), and the strictest of those verdicts is the call's.
+   */
   decide(request: PolicyRequest): PolicyVerdict {
+    const resources = resourcesOf(request.subject);
     let verdict: PolicyVerdict | undefined;
-    for (const compiled of this.#rules) {
-      if (!matches(compiled, request)) continue;
-      if (verdict === undefined || strictness[compiled.rule.decision] > strictness[verdict.decision]) {
-        verdict = {
-          decision: compiled.rule.decision,
-          rule: compiled.index,
-          reason: compiled.rule.reason ?? `rule ${compiled.index} (${describeRule(compiled.rule)})`,
-        };
-      }
+    for (const resource of resources) {
+      const found = this.#judge(request.tool, resource, resources.length > 1);
+      if (verdict === undefined || strictness[found.decision] > strictness[verdict.decision]) verdict = found;
     }
     return verdict ?? this.#fallback;
   }
-}
 
-function compileRule(rule: PolicyRule, index: number): CompiledRule {
-  const compiled: CompiledRule = {
-    index,
-    rule,
-    tool: rule.tools ? picomatch([...rule.tools], { dot: true }) : () => true,
-  };
-  if (rule.paths) compiled.path = picomatch([...rule.paths], { dot: true });
-  if (rule.hosts)
-    compiled.host = picomatch(
-      rule.hosts.map((host) => host.toLowerCase()),
-      { dot: true },
-    );
-  if (rule.commands) compiled.commands = rule.commands.map(commandTokens);
-  return compiled;
-}
-
-function matches(compiled: CompiledRule, request: PolicyRequest): boolean {
-  if (!compiled.tool(request.tool)) return false;
-  const everyItem = compiled.rule.decision === 'allow';
-  const { subject } = request;
-  if (compiled.path && !covers(subject.paths, compiled.path, everyItem)) return false;
-  if (compiled.host && !covers(subject.hosts, compiled.host, everyItem)) return false;
-  if (compiled.commands) {
-    const patterns = compiled.commands;
-    const match = (argv: readonly string[]) => patterns.some((pattern) => commandMatches(pattern, argv));
-    if (!covers(subject.commands, match, everyItem)) return false;
+  #judge(tool: string, resource: Resource, name: boolean): PolicyVerdict {
+    let decided: CompiledRule | undefined;
+    let skipped = false;
+    for (const compiled of this.#rules) {
+      if (!compiled.tool(tool)) continue;
+      if (!judges(compiled, resource)) {
+        skipped ||= resource.kind === 'unknown';
+        continue;
+      }
+      if (decided === undefined || strictness[compiled.rule.decision] > strictness[decided.rule.decision])
+        decided = compiled;
+    }
+    const prefix = name ? `${describeResource(resource)}: ` : '';
+    if (decided === undefined) {
+      if (!skipped)
+        return name ? { ...this.#fallback, reason: prefix + this.#fallback.reason } : this.#fallback;
+      return {
+        decision: this.#fallback.decision,
+        reason:
+          `no rule matched (${unknownSubject(tool)}, so rules on them that allow or ask do not apply); ` +
+          `the default is ${this.#fallback.decision}`,
+      };
+    }
+    const { rule, index } = decided;
+    const reason = rule.reason ?? `rule ${index} (${describeRule(rule)})`;
+    return {
+      decision: rule.decision,
+      rule: index,
+      reason:
+        prefix +
+        (resource.kind === 'unknown' && rule.decision === 'deny' && decided.constrained
+          ? `${reason}; ${unknownSubject(tool)}, so a rule on them that denies applies`
+          : reason),
+    };
   }
-  return true;
 }
 
-function covers<T>(
-  items: readonly T[] | undefined,
-  match: (item: T) => boolean,
-  everyItem: boolean,
-): boolean {
-  if (!items || items.length === 0) return false;
-  return everyItem ? items.every(match) : items.some(match);
-}
-
-/** Splits a rule's command text into tokens on whitespace. */
-function commandTokens(command: string): string[] {
-  return command.trim().split(/\s+/);
-}
-
-function commandMatches(pattern: readonly string[], argv: readonly string[]): boolean {
-  const open = pattern[pattern.length - 1] === '*';
-  const fixed = open ? pattern.slice(0, -1) : pattern;
-  if (open ? argv.length < fixed.length : argv.length !== fixed.length) return false;
-  return fixed.every((token, index) => argv[index] === token);
-}
-
-function describeRule(rule: PolicyRule): string {
-  const parts: string[] = [rule.decision];
-  if (rule.tools) parts.push(`tools ${rule.tools.join(', ')}`);
-  if (rule.paths) parts.push(`paths ${rule.paths.join(', ')}`);
-  if (rule.commands) parts.push(`commands ${rule.commands.join(', ')}`);
-  if (rule.hosts) parts.push(`hosts ${rule.hosts.join(', ')}`);
-  return parts.join(' ');
+function unknownSubject(tool: string): string {
+  return `toolgate cannot tell which paths, commands or hosts "${tool}" touches`;
 }
 
 /** The built-in tools that only read. */

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from './json.js';
+import type { PolicySubject } from './policy.js';
 import type { ToolDescription } from './tool.js';
 
 /**
@@ -16,4 +17,11 @@ export interface ToolResolver {
    * tool reported an error, the server is down) rejects with a ToolgateError.
    */
   call(name: string, parameters: JsonObject): Promise<JsonValue>;
+  /**
+   * Optional: what a call of this tool touches (resolved paths, parsed commands, hosts), computed
+   * from validated parameters by rules the person who configured the resolver declared — never on
+   * a server's word alone. Undefined (or no method) means toolgate cannot tell: policy rules on
+   * paths, commands or hosts then apply only if they deny. A rejection refuses the call.
+   */
+  subject?(name: string, parameters: JsonObject): Promise<PolicySubject | undefined>;
 }

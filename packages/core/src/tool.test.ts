@@ -41,6 +41,40 @@ describe('defineTool', () => {
     expect(tool.parallelSafe).toBe(false);
   });
 
+  it('decides parallel-safety per call when parallelSafe is a function of the parameters', () => {
+    const request = defineTool({
+      name: 'request',
+      description: 'Send a request.',
+      input: z.object({ method: z.string().optional().describe('the method') }),
+      parallelSafe: ({ method }) => method === undefined || method === 'GET',
+      run: () => ({}),
+    });
+    expect(request.parallelSafe).toBe(false);
+    expect(request.isParallelSafe({})).toBe(true);
+    expect(request.isParallelSafe({ method: 'GET' })).toBe(true);
+    expect(request.isParallelSafe({ method: 'POST' })).toBe(false);
+    expect(request.isParallelSafe({ method: 7 })).toBe(false);
+    expect(request.isParallelSafe({ extra: 1 })).toBe(false);
+    const throwing = defineTool({
+      name: 'throwing',
+      description: 'Its safety check throws.',
+      input: z.object({}),
+      parallelSafe: () => {
+        throw new Error('no idea');
+      },
+      run: () => ({}),
+    });
+    expect(throwing.isParallelSafe({})).toBe(false);
+    const fixed = defineTool({
+      name: 'fixed',
+      description: 'd',
+      input: z.object({}),
+      parallelSafe: true,
+      run: () => ({}),
+    });
+    expect([fixed.parallelSafe, fixed.isParallelSafe({})]).toEqual([true, true]);
+  });
+
   it.each([
     ['', 'is not allowed'],
     ['has space', 'is not allowed'],

@@ -28,11 +28,15 @@ export interface ToolDefinition<Input extends z.ZodObject> {
   input: Input;
   /** Does the work. May be sync or async; returns a JSON-serialisable value. */
   run: (parameters: z.output<Input>) => unknown;
-  /** True when the tool only reads and may run concurrently with other such tools. Default false. */
-  parallelSafe?: boolean;
+  /**
+   * True when the tool only reads and may run concurrently with other such tools; or a function of
+   * the validated parameters that says so per call (e.g. only for GET requests). Default false.
+   */
+  parallelSafe?: boolean | ((parameters: z.output<Input>) => boolean);
   /**
    * Turns validated parameters into the canonical resources policy rules match on: resolved
-   * paths, parsed commands, parsed hosts. A tool without it is matched by name only.
+   * paths, parsed commands, parsed hosts; `() => ({})` for a tool that touches none. A tool without
+   * it has an unknown subject: rules on paths, commands or hosts apply to it only if they deny.
    */
   policySubject?: (parameters: z.output<Input>) => PolicySubject | Promise<PolicySubject>;
 }
@@ -40,7 +44,14 @@ export interface ToolDefinition<Input extends z.ZodObject> {
 /** A defined, described tool. Create one with {@link defineTool}. */
 export interface Tool<Input extends z.ZodObject = z.ZodObject> extends ToolDescription {
   readonly input: Input;
+  /** True when every call may run concurrently; a tool that decides per call says false here. */
   readonly parallelSafe: boolean;
+  /**
+   * True when this call may run concurrently with others: `parallelSafe`, or what the tool's
+   * function says of these parameters. False for parameters that do not validate, or when the
+   * function throws.
+   */
+  isParallelSafe(parameters: unknown): boolean;
   /** Validates raw parameters: the parsed value, or a ToolgateError naming the bad field. */
   parse(parameters: unknown): z.output<Input>;
   run(parameters: z.output<Input>): unknown;
@@ -78,17 +89,37 @@ export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition
 
   const strictInput = (input.def.catchall === undefined ? input.strict() : input) as Input;
   const inputSchema = describeSchema(name, strictInput);
+  const safety = definition.parallelSafe ?? false;
+  if (typeof safety !== 'boolean' && typeof safety !== 'function') {
+    throw invalid(`tool "${name}" has a "parallelSafe" that is neither a boolean nor a function`);
+  }
   const tool: Tool<Input> = {
     name,
     description,
     input,
     inputSchema,
-    parallelSafe: definition.parallelSafe ?? false,
+    parallelSafe: safety === true,
+    isParallelSafe:
+      typeof safety === 'boolean' ? () => safety : (parameters) => safeFor(strictInput, safety, parameters),
     parse: (parameters) => parseParameters(name, strictInput, parameters),
     run,
   };
   if (definition.policySubject) tool.policySubject = definition.policySubject;
   return Object.freeze(tool);
+}
+
+function safeFor<Input extends z.ZodObject>(
+  input: Input,
+  safety: (parameters: z.output<Input>) => boolean,
+  parameters: unknown,
+): boolean {
+  const result = input.safeParse(parameters ?? {});
+  if (!result.success) return false;
+  try {
+    return safety(result.data) === true;
+  } catch {
+    return false;
+  }
 }
 
 function describeSchema(name: string, input: z.ZodObject): JsonSchema {

@@ -10,7 +10,9 @@ import type { StdioServerConfig } from './server-config.js';
  * The config gate. Returns undefined when tools should run in-process (the default), or a resolver
  * attached to the MCP servers the environment names: `MCP_SERVERS` (command lines separated by
  * ` :: `, see {@link parseServerCommands}), or `MCP_ORACLE=1` — the built-in oracle served by
- * `toolgate-mcp --tools oracle` (ignored when `MCP_SERVERS` is set). With a resolver, do not
+ * `toolgate-mcp --tools oracle` (ignored when `MCP_SERVERS` is set). Servers named by
+ * `MCP_SERVERS` have no subject mappings: policy rules on paths, commands or hosts apply to their
+ * tools only if they deny (attach them yourself with `subjects` to do better). With a resolver, do not
  * register those tools in-process, so calls really cross the transport.
  *
  * @example
@@ -35,7 +37,15 @@ export function serversFromEnv(env: NodeJS.ProcessEnv = process.env): StdioServe
   if (oracle !== '1') {
     throw new ToolgateError('INVALID_DEFINITION', `MCP_ORACLE must be 1 or 0, not ${JSON.stringify(oracle)}`);
   }
-  return [{ name: 'oracle', command: process.execPath, args: [toolgateMcpPath(), '--tools', 'oracle'] }];
+  return [
+    {
+      name: 'oracle',
+      command: process.execPath,
+      args: [toolgateMcpPath(), '--tools', 'oracle'],
+      // toolgate's own oracle: it touches nothing, as in-process, so rules on paths never catch it.
+      subjects: 'toolgate',
+    },
+  ];
 }
 
 /** The path of the built `toolgate-mcp` script of the installed `@toolgate/mcp-server`. */

@@ -17,5 +17,6 @@ export {
   isStdioConfig,
   type McpServerConfig,
   type StdioServerConfig,
+  type SubjectMapping,
 } from './server-config.js';
 export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';

@@ -1,5 +1,11 @@
 import { drawOmen, oracleTool } from '@toolgate/builtins';
-import { type ToolCalledRecord, ToolGate, ToolRegistry, type ToolReturnedRecord } from '@toolgate/core';
+import {
+  Policy,
+  type ToolCalledRecord,
+  ToolGate,
+  ToolRegistry,
+  type ToolReturnedRecord,
+} from '@toolgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolverFromEnv } from './from-env.js';
 import { MCPResolver } from './resolver.js';
@@ -92,6 +98,16 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     const result = await gate.forAgent({ name: 'critic', tools: [] }).callTool('oracle', { seed: 'x' });
     expect(result.isError && result.error.code).toBe('CAPABILITY_VIOLATION');
     expect(touched).toEqual([]);
+  });
+
+  it('knows the oracle over MCP touches nothing, as in-process, so a rule on paths never catches it', async () => {
+    resolver = await resolverFromEnv({ MCP_ORACLE: '1' });
+    const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+    const remote = new ToolGate(new ToolRegistry().setResolver(resolver!), { policy });
+    const local = new ToolGate(new ToolRegistry().register(oracleTool()), { policy });
+    expect((await remote.forAgent(teller).callTool('oracle', { seed: 'moss' })).isError).toBe(false);
+    expect((await local.forAgent(teller).callTool('oracle', { seed: 'moss' })).isError).toBe(false);
+    expect(await resolver!.subject('oracle', { seed: 'moss' })).toEqual({});
   });
 
   it('is chosen by MCP_ORACLE=1, and closing it stops the child process', async () => {

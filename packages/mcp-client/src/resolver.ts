@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type JsonSchema,
   type JsonValue,
+  type PolicySubject,
   type Recorder,
   type ToolDescription,
   ToolgateError,
@@ -14,6 +15,7 @@ import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 import { mapResult } from './map-result.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
+import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
 
 /** What an {@link MCPResolver} is built with. */
@@ -155,6 +157,16 @@ export class MCPResolver implements ToolResolver {
     const result = await entry.connection.call(entry.remoteName, parameters);
     const output = mapResult(result, { server: entry.connection.name, tool: name });
     return capOutput(output, this.#options.maxOutputChars ?? 100_000);
+  }
+
+  /**
+   * What a call touches, for policy: computed from the `subjects` and `root` of the server's
+   * config — declared by whoever configured it, never taken from the server. Undefined when the
+   * config maps nothing for this tool, so policy fails closed on rules about paths, commands, hosts.
+   */
+  async subject(name: string, parameters: JsonObject): Promise<PolicySubject | undefined> {
+    const entry = this.#entries.get(name);
+    return entry && subjectsFor(entry.connection.config)?.(entry.remoteName, parameters);
   }
 
   /** Accepts a changed tool's current description and schema, so calls to it run again. */

@@ -1,3 +1,5 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 
 /** Settings every MCP server takes, whatever its transport. */
@@ -8,7 +10,43 @@ interface ServerConfigBase {
   prefix?: string;
   /** How long a call (and the handshake) may take before it fails with TIMEOUT. Default 60,000 ms. */
   timeoutMs?: number;
+  /**
+   * The directory the server's paths are relative to, as this machine sees it (for `toolgate-mcp`,
+   * its `--root`). Path subjects are resolved against it, through symlinks, as in-process tools
+   * resolve theirs. Declared here, never taken from the server. Required for `paths` mappings.
+   */
+  root?: string;
+  /**
+   * What the server's tools touch, for policy rules on paths, commands and hosts: `'toolgate'` for
+   * `toolgate-mcp` (its built-in tools get the subjects they have in-process; the file and shell
+   * tools need `root`), or a {@link SubjectMapping} per tool, keyed by the server's own tool names.
+   * A tool without one has an unknown subject: rules on paths, commands or hosts then apply to it
+   * only if they deny.
+   */
+  subjects?: 'toolgate' | Readonly<Record<string, SubjectMapping>>;
 }
+
+/**
+ * Which parameters of one remote tool name what it touches, declared by whoever configures the
+ * server. A parameter may hold one string or an array of strings; a call where a named parameter is
+ * missing or not text has an unknown subject.
+ *
+ * @example
+ * const files: McpServerConfig = {
+ *   name: 'files', command: process.execPath, args: [serverPath, '/srv/ws'], root: '/srv/ws',
+ *   subjects: { read_file: { paths: ['path'] }, move_file: { paths: ['source', 'destination'] } },
+ * };
+ */
+export interface SubjectMapping {
+  /** Parameters holding paths, resolved against the server's `root` (through symlinks). */
+  paths?: readonly string[];
+  /** Parameters holding a shell command line, split into the argv of each of its commands. */
+  commands?: readonly string[];
+  /** Parameters holding a URL, matched by its parsed, lower-cased host. */
+  urls?: readonly string[];
+}
+
+const mappingKinds = ['paths', 'commands', 'urls'] as const;
 
 /** An MCP server the client starts as a child process and talks to over stdio. */
 export interface StdioServerConfig extends ServerConfigBase {
@@ -44,7 +82,7 @@ const prefixPattern = /^[a-zA-Z0-9_.-]{1,32}$/;
 
 /** Checks a server config, so a bad one fails before anything is spawned or fetched. */
 export function checkServerConfig(config: McpServerConfig): void {
-  const fail = (why: string) => {
+  const fail = (why: string): never => {
     throw new ToolgateError('INVALID_DEFINITION', `MCP server ${JSON.stringify(config.name)}: ${why}`);
   };
   if (typeof config.name !== 'string' || config.name.trim() === '')
@@ -55,6 +93,7 @@ export function checkServerConfig(config: McpServerConfig): void {
   if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0)) {
     fail(`timeoutMs must be a positive number of milliseconds, not ${config.timeoutMs}`);
   }
+  checkSubjects(config, fail);
   if (isStdioConfig(config)) {
     if (typeof config.command !== 'string' || config.command === '')
       fail('"command" must be a non-empty string');
@@ -67,5 +106,64 @@ export function checkServerConfig(config: McpServerConfig): void {
       if (ToolgateError.is(error)) throw error;
       fail(`url ${JSON.stringify(String(config.url))} is not a URL`);
     }
+  }
+}
+
+function checkSubjects(config: McpServerConfig, fail: (why: string) => never): void {
+  const { root, subjects } = config;
+  if (root !== undefined) {
+    if (typeof root !== 'string' || root === '') fail('"root" must be a non-empty path');
+    let directory = false;
+    try {
+      directory = statSync(root).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!directory)
+      fail(
+        `root ${JSON.stringify(root)} is not an existing directory on this machine; give the server's root`,
+      );
+  }
+  if (subjects === 'toolgate' && root !== undefined && isStdioConfig(config))
+    checkToolgateRoot(config, root, fail);
+  if (subjects === undefined || subjects === 'toolgate') return;
+  if (typeof subjects !== 'object' || subjects === null || Array.isArray(subjects))
+    fail(`"subjects" must be 'toolgate' or an object of mappings per tool, not ${JSON.stringify(subjects)}`);
+  for (const [tool, mapping] of Object.entries(subjects)) {
+    const at = `subjects.${tool}`;
+    if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping))
+      fail(`${at} must be an object such as { paths: ["path"] }`);
+    for (const [kind, parameters] of Object.entries(mapping)) {
+      if (!(mappingKinds as readonly string[]).includes(kind))
+        fail(`${at} has an unknown field "${kind}"; use ${mappingKinds.join(', ')}`);
+      if (!Array.isArray(parameters) || parameters.some((name) => typeof name !== 'string' || name === ''))
+        fail(`${at}.${kind} must be a list of parameter names, such as ["path"]`);
+    }
+    if (mapping.paths !== undefined && root === undefined)
+      fail(`${at} maps paths, so the server's "root" must be given to resolve them against`);
+  }
+}
+
+/** For a `toolgate-mcp` child started with `--root`, the declared root must be that directory. */
+function checkToolgateRoot(config: StdioServerConfig, root: string, fail: (why: string) => never): void {
+  const args = config.args ?? [];
+  const index = args.findIndex((arg) => arg === '--root' || arg.startsWith('--root='));
+  if (index === -1) return;
+  const arg = args[index]!;
+  const value = arg === '--root' ? args[index + 1] : arg.slice('--root='.length);
+  if (value === undefined) return;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const started = real(resolve(config.cwd ?? process.cwd(), value));
+  if (started !== real(resolve(root))) {
+    fail(
+      `root ${JSON.stringify(root)} is not the directory the server is started with (--root ${JSON.stringify(value)}); ` +
+        'declare the same root, or subjects would be computed against the wrong workspace',
+    );
   }
 }
