@@ -13,7 +13,12 @@ const allowed = {
   environment: ['@toolgate/core'],
   builtins: ['@toolgate/core', '@toolgate/environment'],
   ledger: ['@toolgate/core'],
-  'mcp-client': ['@toolgate/core', '@modelcontextprotocol/sdk'],
+  'mcp-client': [
+    '@toolgate/core',
+    '@toolgate/environment',
+    '@toolgate/builtins',
+    '@modelcontextprotocol/sdk',
+  ],
   'mcp-server': [
     '@toolgate/core',
     '@toolgate/environment',
