@@ -34,7 +34,7 @@ export function joinDashValues(argv: readonly string[], options: Record<string, 
     if (takesValue && next !== undefined && isOption(next)) {
       throw new Error(`${token} needs a value, but the next argument is the option ${next}`);
     }
-    if (takesValue && next !== undefined && next.startsWith('-') && next !== '-') {
+    if (takesValue && next?.startsWith('-') && next !== '-') {
       joined.push(`${token}=${next}`);
       index++;
     } else {
