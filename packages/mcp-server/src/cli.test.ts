@@ -114,6 +114,19 @@ describe('toolgate-mcp', () => {
     );
   });
 
+  it('names --host when no such host name resolves', async () => {
+    // .invalid never resolves (RFC 2606); without a network the lookup fails as EAI_AGAIN instead.
+    const result = await run(
+      process.execPath,
+      [cliPath(), '--http', '--host', 'no-such-host.invalid', '--token-env', 'CLI_TEST_TOKEN'],
+      { env: { ...process.env, CLI_TEST_TOKEN: 'secret' } },
+    );
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(
+      /^toolgate-mcp: --host no-such-host\.invalid: no such address or host name \((ENOTFOUND|EAI_AGAIN|EAI_NONAME)\); give an address of this machine, such as 127\.0\.0\.1 or 0\.0\.0\.0\n$/,
+    );
+  }, 120_000);
+
   it('names --host when it is not an address of this machine, and --port when it is taken', async () => {
     const env = { ...process.env, CLI_TEST_TOKEN: 'secret' };
     // 203.0.113.0/24 is TEST-NET-3: documentation only, never a machine's own address.
