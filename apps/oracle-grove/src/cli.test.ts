@@ -63,7 +63,7 @@ describe('the oracle-grove command line', () => {
   it('exits 2 with a clear message on a bad option', async () => {
     const bad = await demo(['--turns', 'three']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('oracle-grove: --turns must be a whole number of at least 1, not NaN\n');
+    expect(bad.stderr).toBe('oracle-grove: --turns must be a whole number of at least 1, not "three"\n');
     const unknown = await demo(['--sede', 'moss']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--sede'");

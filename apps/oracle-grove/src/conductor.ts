@@ -31,6 +31,8 @@ export interface RunOptions {
    * progress) or only at the `end` (for a replay, which can simply be run again).
    */
   checkpoints?: 'turn' | 'end';
+  /** Stops the run after the agent in progress; `run.finished` records the abort reason. */
+  signal?: AbortSignal;
 }
 
 /** What a run did, for the summary line. */
@@ -105,6 +107,10 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
     }
     recorder.setTurn(turn);
     for (const name of cast) {
+      if (options.signal?.aborted) {
+        reason = `stopped early: ${String(options.signal.reason)}`;
+        break run;
+      }
       if (counts.events >= scenario.budget.maxEvents) {
         reason = `event budget of ${scenario.budget.maxEvents} reached`;
         break run;

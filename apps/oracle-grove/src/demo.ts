@@ -22,6 +22,11 @@ export interface DemoOptions {
   model?: Model;
   env?: NodeJS.ProcessEnv;
   onEvent?: (event: LedgerEvent) => void;
+  /**
+   * Stops the run early (say, stdout was closed): after the agent in progress, `run.finished` is
+   * written with the abort reason, and the ledger is flushed and released as usual.
+   */
+  signal?: AbortSignal;
 }
 
 /** What a demo run produced. */
@@ -32,6 +37,8 @@ export interface DemoResult {
   transport: ToolSetup['transport'];
   /** For a replay: whether the new ledger is byte-identical to the recording. */
   identical?: boolean;
+  /** True when the signal stopped the run before its last turn. */
+  stopped?: boolean;
 }
 
 /** The instant every demo ledger starts at: the demo's clock is injected, so reruns write the same bytes. */
@@ -73,8 +80,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       // A replay is reproducible from its recording: one flush at the end is enough.
       checkpoints: recorded ? 'end' : 'turn',
+      ...(options.signal ? { signal: options.signal } : {}),
     });
-    tools.finish();
+    // A run stopped early made only some of the recorded calls; that is not a divergence.
+    if (!options.signal?.aborted) tools.finish();
   } finally {
     await store.close();
     await tools.close();
@@ -86,7 +95,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     head: { seq: head.seq - 1, hash: head.hash },
     transport: tools.transport,
   };
-  if (recorded) result.identical = (await readFile(options.ledger)).equals(recorded.bytes);
+  if (options.signal?.aborted) result.stopped = true;
+  else if (recorded) result.identical = (await readFile(options.ledger)).equals(recorded.bytes);
   return result;
 }
 
@@ -120,7 +130,17 @@ async function prepareLedgerPath(file: string, overwrite: boolean, replay?: stri
       `--ledger and --replay are the same file (${file}); write the replay elsewhere`,
     );
   }
-  await mkdir(dirname(file), { recursive: true });
+  // The demo's own scratch directory is made on demand; a path the user named must already have one.
+  if (overwrite) await mkdir(dirname(file), { recursive: true });
+  else {
+    const parent = await stat(dirname(file)).catch(() => undefined);
+    if (!parent?.isDirectory()) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `--ledger ${file}: the directory ${dirname(file)} does not exist; create it first, or pick another path`,
+      );
+    }
+  }
   const exists = await stat(file).then(
     () => true,
     () => false,

@@ -104,7 +104,35 @@ describe('ToolRegistry', () => {
       (caught: ToolgateError) => caught,
     );
     expect(error?.code).toBe('UNKNOWN_TOOL');
-    expect(error?.message).toContain('no tool named "oracle" is registered or served by a resolver');
+    expect(error?.message).toBe(
+      'no tool named "oracle" is registered in-process or served by the attached resolver; ' +
+        'register it, or attach the server that provides it',
+    );
+  });
+
+  it('says who was asked when a granted tool is not served: the resolver, or that there is none', async () => {
+    const summarized = Object.assign(spyResolver(), {
+      servingSummary: () => 'the MCP servers attached ("files": read_file)',
+    });
+    const asked = await new ToolRegistry()
+      .setResolver(summarized)
+      .call('fortune-teller', teller, 'oracle', {})
+      .catch((caught: ToolgateError) => caught);
+    expect(asked).toMatchObject({
+      code: 'UNKNOWN_TOOL',
+      message:
+        'no tool named "oracle" is registered in-process or served by the MCP servers attached ("files": read_file); ' +
+        'register it, or attach the server that provides it',
+    });
+    const alone = await new ToolRegistry()
+      .call('fortune-teller', teller, 'oracle', {})
+      .catch((caught: ToolgateError) => caught);
+    expect(alone).toMatchObject({
+      code: 'UNKNOWN_TOOL',
+      message: expect.stringContaining(
+        'no tool named "oracle" is registered in-process, and no resolver is attached to serve it',
+      ),
+    });
   });
 
   it('validates in-process parameters and refuses a non-object for a remote tool', async () => {

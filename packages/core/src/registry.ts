@@ -103,10 +103,12 @@ export class ToolRegistry {
       const description = await resolver.describe(name);
       if (description) return { where: 'resolver', resolver, description };
     }
+    const where = resolver
+      ? `registered in-process or served by ${resolver.servingSummary?.() ?? 'the attached resolver'}`
+      : 'registered in-process, and no resolver is attached to serve it';
     throw new ToolgateError(
       'UNKNOWN_TOOL',
-      `no tool named ${JSON.stringify(name)} is registered or served by a resolver; ` +
-        'register it, or attach the server that provides it',
+      `no tool named ${JSON.stringify(name)} is ${where}; register it, or attach the server that provides it`,
     );
   }
 

@@ -13,6 +13,11 @@ export interface ToolResolver {
   /** The tool's description and schema, or undefined when it does not serve it. */
   describe(name: string): Promise<ToolDescription | undefined>;
   /**
+   * Optional: who this resolver asks and what they serve, e.g. `the MCP servers attached ("files":
+   * read_file, list_dir)`, for the error when a granted tool is served by none of them.
+   */
+  servingSummary?(): string;
+  /**
    * Runs the tool and returns its output as JSON. A failure the model should read (the remote
    * tool reported an error, the server is down) rejects with a ToolgateError.
    */

@@ -61,6 +61,55 @@ describe('toolgate-ledger (the built bin)', () => {
     expect(caught.stderr).toMatch(/bad record at seq 3: no record has the kept head hash/);
   });
 
+  it('verify --head: refuses a value that is not a head (exit 2), naming it, before reading the ledger', async () => {
+    const path = file('head-typo.jsonl');
+    await writeSampleLedger(path);
+    for (const head of ['abc', '-1', `3 ${'a'.repeat(64)}`]) {
+      const result = await run('verify', path, '--head', head);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toBe(
+        `toolgate-ledger: --head ${JSON.stringify(head)} is not a ledger head: ` +
+          'give the 64-hex-digit hash that `toolgate-ledger head FILE` printed after the seq\n',
+      );
+    }
+  });
+
+  it('an empty ledger: verify and head both exit 0 and say it is empty; its genesis head verifies any ledger', async () => {
+    const empty = file('empty.jsonl');
+    writeFileSync(empty, '');
+    const verified = await run('verify', empty);
+    expect(verified).toMatchObject({
+      code: 0,
+      stdout: `${empty}: ok, 0 records verified: the ledger is empty (its head is the genesis hash, 64 zeros)\n`,
+    });
+    const head = await run('head', empty);
+    expect(head).toMatchObject({
+      code: 0,
+      stdout: `-1 ${'0'.repeat(64)}\n`,
+      stderr: `${empty}: the ledger is empty; its head is the genesis hash every ledger starts from\n`,
+    });
+    const kept = head.stdout.trim().split(' ')[1]!;
+    expect((await run('verify', empty, '--head', kept)).code).toBe(0);
+    const grown = file('grown.jsonl');
+    await writeSampleLedger(grown);
+    expect((await run('verify', grown, '--head', kept)).code).toBe(0);
+  });
+
+  it('--workers -1: echoes the value and says what is expected, instead of "argument is ambiguous"', async () => {
+    const path = file('workers.jsonl');
+    await writeSampleLedger(path);
+    const result = await run('verify', path, '--workers', '-1');
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'toolgate-ledger: --workers must be a whole number from 0 to 64, not "-1"\n',
+    });
+    const missing = await run('verify', path, '--head', '--workers', '2');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^toolgate-ledger: --head needs a value, but the next argument is the option --workers\n/,
+    );
+  });
+
   it('exits 3 for a ledger of a newer schema version and for a missing file', async () => {
     const path = file('newer.jsonl');
     await writeSampleLedger(path);

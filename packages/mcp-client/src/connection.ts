@@ -42,6 +42,8 @@ export class McpConnection {
   #ready: Session | undefined;
   #refreshing: Promise<void> | undefined;
   #closed = false;
+  /** Set once a session has started; before that a failure ends the attach, so nothing reconnects. */
+  #started = false;
 
   constructor(config: McpServerConfig, onTools: ToolsListener) {
     this.config = config;
@@ -167,6 +169,7 @@ export class McpConnection {
       });
       await this.#list(session);
       if (this.#current === session) this.#ready = session;
+      this.#started = true;
     } catch (error) {
       await this.#drop(session);
       throw this.#failure(session, 'starting it', error);
@@ -215,7 +218,7 @@ export class McpConnection {
       return new ToolgateError(
         'TIMEOUT',
         `${server} did not answer ${during} within ${this.#timeoutMs} ms; ` +
-          'it was stopped, and the next call starts a new session',
+          `it was stopped${this.#started ? ', and the next call starts a new session' : ''}`,
         { cause: error },
       );
     }
@@ -232,7 +235,7 @@ export class McpConnection {
       : '';
     return new ToolgateError(
       'TRANSPORT_FAILED',
-      `${server} failed during ${during}: ${why}${stderr}; the next call reconnects`,
+      `${server} failed during ${during}: ${why}${stderr}${this.#started ? '; the next call reconnects' : ''}`,
       { cause: error },
     );
   }

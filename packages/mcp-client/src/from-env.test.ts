@@ -18,8 +18,17 @@ describe('resolverFromEnv (the config gate)', () => {
     expect(await resolverFromEnv({ MCP_ORACLE: '0', MCP_SERVERS: '  ' })).toBeUndefined();
   });
 
-  it('refuses an MCP_ORACLE value it does not understand', () => {
-    expect(() => serversFromEnv({ MCP_ORACLE: 'yes' })).toThrow(/MCP_ORACLE must be 1 or 0/);
+  it('reads MCP_ORACLE as 1/true/yes or 0/false/no/empty in any case, and refuses anything else listing those', () => {
+    for (const on of ['1', 'true', 'TRUE', 'Yes', ' yes ']) {
+      expect(serversFromEnv({ MCP_ORACLE: on })?.map((server) => server.name)).toEqual(['oracle']);
+    }
+    for (const off of ['0', 'false', 'False', 'NO', '', '  ']) {
+      expect(serversFromEnv({ MCP_ORACLE: off })).toBeUndefined();
+    }
+    expect(() => serversFromEnv({ MCP_ORACLE: 'on' })).toThrow(
+      'MCP_ORACLE="on" is not understood; use 1, true or yes to serve the oracle over MCP, ' +
+        'or 0, false, no or empty for in-process (any case)',
+    );
   });
 
   it('attaches every MCP_SERVERS command, and MCP_ORACLE is ignored when MCP_SERVERS is set', async () => {

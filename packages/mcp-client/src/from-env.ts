@@ -9,10 +9,11 @@ import type { StdioServerConfig } from './server-config.js';
 /**
  * The config gate. Returns undefined when tools should run in-process (the default), or a resolver
  * attached to the MCP servers the environment names: `MCP_SERVERS` (command lines separated by
- * ` :: `, see {@link parseServerCommands}), or `MCP_ORACLE=1` — the built-in oracle served by
- * `toolgate-mcp --tools oracle` (ignored when `MCP_SERVERS` is set). Servers named by
- * `MCP_SERVERS` have no subject mappings: policy rules on paths, commands or hosts apply to their
- * tools only if they deny (attach them yourself with `subjects` to do better). With a resolver, do not
+ * ` :: `, see {@link parseServerCommands}), or `MCP_ORACLE=1` (or `true`, `yes`: see
+ * {@link oracleOverMcp}) — the built-in oracle served by `toolgate-mcp --tools oracle` (ignored when
+ * `MCP_SERVERS` is set). Servers named by `MCP_SERVERS` have no subject mappings: policy rules on
+ * paths, commands or hosts apply to their tools only if they deny (attach them yourself with
+ * `subjects` to do better). With a resolver, do not
  * register those tools in-process, so calls really cross the transport.
  *
  * @example
@@ -32,11 +33,7 @@ export async function resolverFromEnv(
 export function serversFromEnv(env: NodeJS.ProcessEnv = process.env): StdioServerConfig[] | undefined {
   const listed = env.MCP_SERVERS?.trim();
   if (listed) return parseServerCommands(listed, env);
-  const oracle = env.MCP_ORACLE?.trim();
-  if (oracle === undefined || oracle === '' || oracle === '0') return undefined;
-  if (oracle !== '1') {
-    throw new ToolgateError('INVALID_DEFINITION', `MCP_ORACLE must be 1 or 0, not ${JSON.stringify(oracle)}`);
-  }
+  if (!oracleOverMcp(env.MCP_ORACLE)) return undefined;
   return [
     {
       name: 'oracle',
@@ -46,6 +43,25 @@ export function serversFromEnv(env: NodeJS.ProcessEnv = process.env): StdioServe
       subjects: 'toolgate',
     },
   ];
+}
+
+const truthy = ['1', 'true', 'yes'];
+const falsy = ['0', 'false', 'no', ''];
+
+/**
+ * Reads `MCP_ORACLE`: `1`, `true`, `yes` (any case) turn it on; unset, empty, `0`, `false`, `no` leave
+ * it off; anything else is refused, listing what is accepted.
+ */
+export function oracleOverMcp(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const word = value.trim().toLowerCase();
+  if (truthy.includes(word)) return true;
+  if (falsy.includes(word)) return false;
+  throw new ToolgateError(
+    'INVALID_DEFINITION',
+    `MCP_ORACLE=${JSON.stringify(value)} is not understood; use 1, true or yes to serve the oracle over MCP, ` +
+      'or 0, false, no or empty for in-process (any case)',
+  );
 }
 
 /** The path of the built `toolgate-mcp` script of the installed `@toolgate/mcp-server`. */

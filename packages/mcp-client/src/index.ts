@@ -7,7 +7,7 @@
  */
 export { McpConnection, type ToolsListener } from './connection.js';
 export { fingerprint, type ToolShape } from './fingerprint.js';
-export { resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
+export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { mapResult } from './map-result.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
 export { parseServerCommands } from './server-commands.js';

@@ -112,6 +112,20 @@ export class MCPResolver implements ToolResolver {
     return [...this.#connections.keys()];
   }
 
+  /**
+   * Who this resolver asks and what each serves, for the error when a granted tool is served by
+   * none of them: `the MCP servers attached ("files": read_file, list_dir)`.
+   */
+  servingSummary(): string {
+    if (this.#connections.size === 0) return 'an MCP resolver with no server attached';
+    const served = new Map<string, string[]>([...this.#connections.keys()].map((server) => [server, []]));
+    for (const [name, entry] of this.#entries) served.get(entry.connection.name)?.push(name);
+    const parts = [...served].map(
+      ([server, tools]) => `"${server}": ${tools.length ? tools.join(', ') : 'no tools'}`,
+    );
+    return `the MCP servers attached (${parts.join('; ')})`;
+  }
+
   /** The pid of a stdio server's child process while its session is open. */
   pid(server: string): Promise<number | undefined> {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);

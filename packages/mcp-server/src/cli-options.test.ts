@@ -36,4 +36,19 @@ describe('parseCliOptions', () => {
       expect.objectContaining({ code: 'INVALID_DEFINITION' }),
     );
   });
+
+  it('needs no token on loopback, and refuses a non-loopback --http without one unless --no-auth', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(parseCliOptions(['--http', '--host', host], {})).toMatchObject({ host, token: undefined });
+    }
+    expect(() => parseCliOptions(['--http', '--host', '10.0.0.1'], {})).toThrow(
+      /--host 10\.0\.0\.1 is not loopback.*--token-env TOOLGATE_TOKEN.*--no-auth/,
+    );
+    expect(parseCliOptions(['--http', '--host', '10.0.0.1', '--no-auth'], {})).toMatchObject({
+      noAuth: true,
+      token: undefined,
+    });
+    // stdio never listens, so a --host there changes nothing and needs no token.
+    expect(parseCliOptions(['--host', '10.0.0.1'], {})).toMatchObject({ transport: 'stdio' });
+  });
 });

@@ -1,5 +1,8 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
+import { joinDashValues } from './dash-values.js';
+import { isLoopback } from './http-guard.js';
 
 /** The parsed command line of `toolgate-mcp`. */
 export interface CliOptions {
@@ -9,6 +12,8 @@ export interface CliOptions {
   tools: string[];
   root: string | undefined;
   token: string | undefined;
+  /** `--no-auth`: serve HTTP beyond loopback without a token, on purpose. */
+  noAuth: boolean;
   /** Extra accepted `Host` values (host:port), e.g. the name a load balancer forwards. */
   allowedHosts: string[] | undefined;
   /** Extra accepted `Origin` values. */
@@ -27,18 +32,30 @@ Serves toolgate tools over the Model Context Protocol (stdio by default).
   --http              serve streamable HTTP (stateless) instead of stdio
   --host HOST         address to bind with --http (default: 127.0.0.1)
   --port N            port to bind with --http (default: 0, any free port)
-  --token-env NAME    require "Authorization: Bearer $NAME" over HTTP
+  --token-env NAME    require "Authorization: Bearer $NAME" over HTTP; needed when
+                      --host is not loopback (127.0.0.1, ::1, localhost)
+  --no-auth           serve a non-loopback --host without a token anyway (warns)
   --allowed-hosts L   Host headers (host:port, comma-separated) accepted besides the bound address
   --allowed-origins L Origin headers accepted besides http:// + each accepted host
   --max-body-bytes N  largest HTTP request body (default: 1048576)
   -h, --help          show this text
+
+Examples:
+  toolgate-mcp --tools read_file,list_dir --root ./workspace
+  TOOLGATE_TOKEN=$(openssl rand -hex 32) toolgate-mcp --http --host 0.0.0.0 --port 8931 \\
+    --token-env TOOLGATE_TOKEN
+
+Bound to 0.0.0.0 or ::, the server accepts the Host header of each address of this machine; a
+name (myhost:8931) needs --allowed-hosts myhost:8931.
+
+Exit codes: 0 stopped (stdin ended, SIGTERM or SIGINT), 2 bad arguments or cannot start.
 `;
 
 /** Parses `toolgate-mcp` arguments; bad input is an INVALID_DEFINITION error that says what to fix. */
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   let values: ReturnType<typeof parse>['values'];
   try {
-    values = parse(argv).values;
+    values = parse(joinDashValues(argv, optionShapes)).values;
   } catch (error) {
     throw new ToolgateError('INVALID_DEFINITION', `${(error as Error).message}\n\n${usage}`);
   }
@@ -61,13 +78,32 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
       );
     }
   }
+  const transport = values.http ? 'http' : 'stdio';
+  const host = values.host ?? '127.0.0.1';
+  checkHost(host);
+  const noAuth = values['no-auth'] ?? false;
+  if (noAuth && token !== undefined) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `--no-auth and --token-env ${values['token-env']} contradict each other; pass one of them`,
+    );
+  }
+  if (transport === 'http' && token === undefined && !noAuth && !isLoopback(host)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `--host ${host} is not loopback, so anyone who can reach it could call ${tools.join(', ')} without a token; ` +
+        `require one: TOOLGATE_TOKEN=$(openssl rand -hex 32) toolgate-mcp --http --host ${host} --token-env TOOLGATE_TOKEN ` +
+        '(clients send "Authorization: Bearer <token>"), or pass --no-auth to serve it unauthenticated anyway',
+    );
+  }
   return {
-    transport: values.http ? 'http' : 'stdio',
-    host: values.host ?? '127.0.0.1',
+    transport,
+    host,
     port: integer('--port', values.port ?? '0', 0, 65535),
     tools,
     root: values.root,
     token,
+    noAuth,
     allowedHosts: list(values['allowed-hosts']),
     allowedOrigins: list(values['allowed-origins']),
     maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? '1048576', 1, 2 ** 31),
@@ -75,24 +111,35 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   };
 }
 
+const optionShapes = {
+  tools: { type: 'string' },
+  root: { type: 'string' },
+  http: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'token-env': { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Refuses a --host that looks like an IPv4 address but is not one, before any name lookup. */
+function checkHost(host: string): void {
+  if (host === '')
+    throw new ToolgateError('INVALID_DEFINITION', '--host is empty; give an address such as 127.0.0.1');
+  if (/^[\d.]+$/.test(host) && isIP(host) === 0) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `--host ${host} is not a valid IPv4 address (four numbers from 0 to 255); ` +
+        'give an address of this machine, such as 127.0.0.1 (loopback) or 0.0.0.0 (every interface)',
+    );
+  }
+}
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      tools: { type: 'string' },
-      root: { type: 'string' },
-      http: { type: 'boolean' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'token-env': { type: 'string' },
-      'allowed-hosts': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      'max-body-bytes': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: optionShapes });
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

@@ -49,7 +49,10 @@ describe('toolgate-mcp', () => {
     const outside = await client.callTool({ name: 'read_file', arguments: { path: '../../etc/passwd' } });
     expect(outside).toMatchObject({ isError: true, structuredContent: { code: 'PATH_OUTSIDE_ROOT' } });
     const shell = await client.callTool({ name: 'shell', arguments: { command: 'id' } });
-    expect(shell).toMatchObject({ isError: true, structuredContent: { code: 'CAPABILITY_VIOLATION' } });
+    expect(shell).toMatchObject({ isError: true, structuredContent: { code: 'UNKNOWN_TOOL' } });
+    expect((shell.structuredContent as { message: string }).message).toBe(
+      'MCP server "toolgate-mcp" does not serve a tool named "shell"; it serves: read_file, list_dir (its tools/list)',
+    );
   });
 
   it('exits 0 when stdin ends', async () => {
@@ -87,6 +90,65 @@ describe('toolgate-mcp', () => {
     expect(badFlag.stderr).toContain('Usage: toolgate-mcp');
     const noToken = await run(process.execPath, [cliPath(), '--http', '--token-env', 'NOT_SET_ANYWHERE']);
     expect(noToken.stderr).toContain('NOT_SET_ANYWHERE: that environment variable is not set');
+  });
+
+  it('echoes a negative --port and says what is expected, instead of "argument is ambiguous"', async () => {
+    for (const args of [['--port', '-1'], ['--port=-1']]) {
+      const result = await run(process.execPath, [cliPath(), '--http', ...args]);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toBe('toolgate-mcp: --port must be an integer from 0 to 65535, not "-1"\n');
+    }
+    const missing = await run(process.execPath, [cliPath(), '--http', '--port', '--tools', 'oracle']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'toolgate-mcp: --port needs a value, but the next argument is the option --tools\n',
+    );
+  });
+
+  it('names --host when it is not an address, before looking anything up', async () => {
+    const result = await run(process.execPath, [cliPath(), '--http', '--host', '256.1.1.1']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      'toolgate-mcp: --host 256.1.1.1 is not a valid IPv4 address (four numbers from 0 to 255); ' +
+        'give an address of this machine, such as 127.0.0.1 (loopback) or 0.0.0.0 (every interface)\n',
+    );
+  });
+
+  it('names --host when no such host name resolves', async () => {
+    // .invalid never resolves (RFC 2606); without a network the lookup fails as EAI_AGAIN instead.
+    const result = await run(
+      process.execPath,
+      [cliPath(), '--http', '--host', 'no-such-host.invalid', '--token-env', 'CLI_TEST_TOKEN'],
+      { env: { ...process.env, CLI_TEST_TOKEN: 'secret' } },
+    );
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(
+      /^toolgate-mcp: --host no-such-host\.invalid: no such address or host name \((ENOTFOUND|EAI_AGAIN|EAI_NONAME)\); give an address of this machine, such as 127\.0\.0\.1 or 0\.0\.0\.0\n$/,
+    );
+  }, 120_000);
+
+  it('names --host when it is not an address of this machine, and --port when it is taken', async () => {
+    const env = { ...process.env, CLI_TEST_TOKEN: 'secret' };
+    // 203.0.113.0/24 is TEST-NET-3: documentation only, never a machine's own address.
+    const foreign = await run(
+      process.execPath,
+      [cliPath(), '--http', '--host', '203.0.113.77', '--token-env', 'CLI_TEST_TOKEN'],
+      { env },
+    );
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(
+      /^toolgate-mcp: --host 203\.0\.113\.77 is not an address of this machine \(EADDRNOTAVAIL\)/,
+    );
+    const first = await startHttpCli();
+    try {
+      const taken = await run(process.execPath, [cliPath(), '--http', '--port', String(first.port)]);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr).toBe(
+        `toolgate-mcp: --port ${first.port} is already in use on 127.0.0.1 (EADDRINUSE); pick another port, or 0 for any free one\n`,
+      );
+    } finally {
+      await first.stop();
+    }
   });
 
   it('prints usage with --help', async () => {

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { messageOf } from '@toolgate/core';
+import { messageOf, ToolgateError } from '@toolgate/core';
 import { parseCliOptions, usage } from './cli-options.js';
 import { createMcpServer } from './create-server.js';
+import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';
 import { registryFor } from './registry-for.js';
 
 async function main(): Promise<void> {
@@ -27,6 +28,12 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const { serveHttp } = await import('./serve-http.js');
+  if (options.noAuth && !isLoopback(options.host)) {
+    process.stderr.write(
+      `toolgate-mcp: warning: --no-auth: serving ${options.tools.join(', ')} on ${options.host} without a token; ` +
+        'anyone who can reach the port can call them\n',
+    );
+  }
   const endpoint = await serveHttp(create, {
     host: options.host,
     port: options.port,
@@ -34,11 +41,60 @@ async function main(): Promise<void> {
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+  }).catch((error: unknown) => {
+    throw bindError(error, options.host, options.port);
   });
   const stop = () => void endpoint.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  process.stderr.write(`toolgate-mcp listening on ${endpoint.url}\n`);
+  // One write, so a reader that waits for "listening on" has the Host line too.
+  process.stderr.write(
+    `toolgate-mcp listening on ${endpoint.url}\n${acceptedHosts(options.host, endpoint.url)}`,
+  );
+}
+
+/** For a wildcard bind, the line that lists the Host values answered, and how to add a name. */
+function acceptedHosts(host: string, url: string): string {
+  if (!isWildcard(host)) return '';
+  const port = Number(new URL(url).port);
+  return (
+    `toolgate-mcp: accepting Host ${defaultAllowedHosts(host, port).join(', ')}; ` +
+    `for a name, add it: --allowed-hosts myhost.example:${port}\n`
+  );
+}
+
+/** Says which option a failed bind comes from: the --host (no such address) or the --port (taken). */
+function bindError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new ToolgateError(
+      'INVALID_DEFINITION',
+      `--host ${host}: no such address or host name (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
+      { cause: error },
+    );
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new ToolgateError(
+      'INVALID_DEFINITION',
+      `--host ${host} is not an address of this machine (EADDRNOTAVAIL); give one of its addresses, such as 127.0.0.1 or 0.0.0.0`,
+      { cause: error },
+    );
+  }
+  if (code === 'EADDRINUSE') {
+    return new ToolgateError(
+      'INVALID_DEFINITION',
+      `--port ${port} is already in use on ${host} (EADDRINUSE); pick another port, or 0 for any free one`,
+      { cause: error },
+    );
+  }
+  if (code === 'EACCES') {
+    return new ToolgateError(
+      'INVALID_DEFINITION',
+      `--port ${port} on ${host} is not permitted (EACCES): ports below 1024 need privileges; pick 1024 or above, or 0`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 main().catch((error: unknown) => {

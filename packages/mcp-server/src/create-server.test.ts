@@ -61,7 +61,11 @@ describe('createMcpServer (served over real streamable HTTP)', () => {
     const mcp = await client({ tools: ['oracle'] }, registry);
     const result = await mcp.callTool({ name: 'secret', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'CAPABILITY_VIOLATION' });
+    expect(result.structuredContent).toEqual({
+      code: 'UNKNOWN_TOOL',
+      message:
+        'MCP server "toolgate-mcp" does not serve a tool named "secret"; it serves: oracle (its tools/list)',
+    });
     expect(JSON.stringify(result)).not.toContain('leaked');
   });
 

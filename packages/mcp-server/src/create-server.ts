@@ -43,10 +43,15 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new ToolgateError('INVALID_DEFINITION', `pageSize must be a positive integer, not ${pageSize}`);
   }
-  const grant = { agent: options.agent ?? 'mcp-client', tools: tools.map((tool) => tool.name) };
+  const serverName = options.name ?? 'toolgate-mcp';
+  const grant = {
+    agent: options.agent ?? 'mcp-client',
+    tools: tools.map((tool) => tool.name),
+    server: serverName,
+  };
   const maxOutputChars = options.maxOutputChars ?? 100_000;
   const server = new Server(
-    { name: options.name ?? 'toolgate-mcp', version: options.version ?? '0.1.0' },
+    { name: serverName, version: options.version ?? '0.1.0' },
     { capabilities: { tools: { listChanged: false } } },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => {

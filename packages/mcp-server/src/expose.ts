@@ -42,15 +42,27 @@ export function errorResult(error: unknown): CallToolResult {
 
 /**
  * Runs one call through the registry as the agent `agent` granted exactly `tools`, and folds the
- * outcome into an MCP result. Never throws: every failure becomes an `isError` result.
+ * outcome into an MCP result. Never throws: every failure becomes an `isError` result. A tool the
+ * server does not expose is refused before the registry is asked, as UNKNOWN_TOOL naming the
+ * `server` and what it does serve (the caller has no manifest to edit).
  */
 export async function callExposed(
   registry: ToolRegistry,
-  grant: { agent: string; tools: readonly string[] },
+  grant: { agent: string; tools: readonly string[]; server?: string },
   name: string,
   parameters: unknown,
   maxOutputChars: number,
 ): Promise<CallToolResult> {
+  if (!grant.tools.includes(name)) {
+    const served = grant.tools.length === 0 ? 'nothing' : grant.tools.join(', ');
+    return errorResult(
+      new ToolgateError(
+        'UNKNOWN_TOOL',
+        `MCP server "${grant.server ?? 'toolgate-mcp'}" does not serve a tool named ${JSON.stringify(name)}; ` +
+          `it serves: ${served} (its tools/list)`,
+      ),
+    );
+  }
   let output: JsonValue;
   try {
     output = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {});

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { networkInterfaces } from 'node:os';
 
 /** What the HTTP guard checks before a request reaches MCP. */
 export interface HttpGuardOptions {
@@ -38,13 +39,44 @@ export function refuseRequest(request: IncomingMessage, options: HttpGuardOption
 
 /**
  * The `Host` values a server bound to `host:port` answers to: the bound address, plus every
- * loopback name when it is bound to loopback.
+ * loopback name when it is bound to loopback, plus every address of this machine (and the loopback
+ * names) when it is bound to a wildcard (`0.0.0.0`: the IPv4 ones; `::`: all). Addresses are read
+ * when this is called; a host name (not an address) still needs `allowedHosts`.
  */
-export function defaultAllowedHosts(host: string, port: number): string[] {
+export function defaultAllowedHosts(
+  host: string,
+  port: number,
+  addresses: () => readonly string[] = machineAddresses,
+): string[] {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'];
-  const bound = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const names = isLoopback(host) ? [...new Set([bound, ...loopback])] : [bound];
+  const bound = bracketed(host);
+  let names: string[];
+  if (isWildcard(host)) {
+    const ipv4Only = host === '0.0.0.0';
+    const own = addresses().filter((address) => !ipv4Only || !address.includes(':'));
+    const loopbackNames = ipv4Only ? ['127.0.0.1', 'localhost'] : loopback;
+    names = [...new Set([bound, ...loopbackNames, ...own.map(bracketed)])];
+  } else {
+    names = isLoopback(host) ? [...new Set([bound, ...loopback])] : [bound];
+  }
   return names.map((name) => `${name}:${port}`.toLowerCase());
+}
+
+/** True for the wildcard addresses that bind every interface: `0.0.0.0`, `::` and `[::]`. */
+export function isWildcard(host: string): boolean {
+  return ['0.0.0.0', '::', '[::]'].includes(host);
+}
+
+/** The IP addresses of this machine's network interfaces (IPv6 ones without a zone). */
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !(entry.family === 'IPv6' && entry.scopeid !== undefined && entry.scopeid !== 0))
+    .map((entry) => entry.address);
+}
+
+function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /** The `Origin` values matching a list of allowed hosts, over http. */

@@ -11,6 +11,7 @@ export {
   defaultAllowedOrigins,
   type HttpGuardOptions,
   isLoopback,
+  isWildcard,
   type Refusal,
   refuseRequest,
 } from './http-guard.js';

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
+import { genesisHash } from '../event.js';
 import { readLedgerFile } from '../read-file.js';
 import { verifyLedgerFile } from '../verify.js';
+import { joinDashValues } from './dash-values.js';
 import { formatEvent, stylesFor } from './format.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
@@ -24,6 +26,11 @@ commands:
   show FILE [--json] [--run ID] [--kind KIND] [--follow]
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
+                              (an empty ledger: -1 and the genesis hash, 64 zeros)
+
+examples:
+  toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
+  toolgate-ledger verify run.jsonl --head 5f1c…
 
 exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the ledger
 `;
@@ -54,6 +61,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`toolgate-ledger: ${problem}\n\n${usage}`);
     return exitCodes.usage;
   }
+  if (values.head !== undefined && !/^[0-9a-f]{64}$/i.test(values.head)) {
+    io.stderr.write(
+      `toolgate-ledger: --head ${JSON.stringify(values.head)} is not a ledger head: ` +
+        'give the 64-hex-digit hash that `toolgate-ledger head FILE` printed after the seq\n',
+    );
+    return exitCodes.usage;
+  }
+  // The genesis hash is the head of an empty ledger, and every ledger starts from it.
+  const head =
+    values.head === undefined || values.head.toLowerCase() === genesisHash
+      ? undefined
+      : values.head.toLowerCase();
   const workers = values.workers === undefined ? 0 : Number(values.workers);
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
     io.stderr.write(
@@ -64,22 +83,29 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     if (command === 'show') return await show(file, values, io);
     const result = await verifyLedgerFile(file, {
-      ...(values.head === undefined ? {} : { head: values.head }),
+      ...(head === undefined ? {} : { head }),
       ...(workers > 0 ? { workers } : {}),
     });
     if (!result.ok) {
       io.stderr.write(`${file}: bad record at seq ${result.seq}: ${result.reason}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
     }
+    // An empty ledger is sound (nothing in it can have been tampered with), so both commands exit 0;
+    // its head is the genesis hash, which `verify --head` accepts for any ledger.
     if (command === 'head') {
       if (!result.last) {
-        io.stderr.write(`${file}: the ledger is empty; it has no head yet\n`);
-        return exitCodes.corrupt;
+        io.stderr.write(
+          `${file}: the ledger is empty; its head is the genesis hash every ledger starts from\n`,
+        );
+        io.stdout.write(`-1 ${genesisHash}\n`);
+        return exitCodes.ok;
       }
       io.stdout.write(`${result.last.seq} ${result.last.hash}\n`);
       return exitCodes.ok;
     }
-    const last = result.last ? ` (last seq ${result.last.seq}, hash ${result.last.hash})` : '';
+    const last = result.last
+      ? ` (last seq ${result.last.seq}, hash ${result.last.hash})`
+      : ': the ledger is empty (its head is the genesis hash, 64 zeros)';
     io.stdout.write(`${file}: ok, ${result.count} records verified${last}\n`);
     return exitCodes.ok;
   } catch (error) {
@@ -87,19 +113,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+const optionShapes = {
+  head: { type: 'string' },
+  workers: { type: 'string' },
+  json: { type: 'boolean' },
+  run: { type: 'string' },
+  kind: { type: 'string' },
+  follow: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: readonly string[]) {
   return parseArgs({
-    args: [...argv],
+    args: joinDashValues(argv, optionShapes),
     allowPositionals: true,
-    options: {
-      head: { type: 'string' },
-      workers: { type: 'string' },
-      json: { type: 'boolean' },
-      run: { type: 'string' },
-      kind: { type: 'string' },
-      follow: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: optionShapes,
   });
 }
 

@@ -28,6 +28,17 @@ function replayer(events: LedgerEvent[], options: ReplayOptions = {}) {
 }
 
 describe('ReplaySession', () => {
+  it('refuses a mode it does not know, naming it and the ones it knows, instead of acting lenient', async () => {
+    const events = await record([['oracle', { seed: 'moss' }]]);
+    const mode = 'Strict' as ReplayOptions['mode'];
+    expect(() => new ReplaySession(events, { mode })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_DEFINITION',
+        message: 'replay mode "Strict" is not known; use "strict" (the default) or "lenient"',
+      }),
+    );
+  });
+
   it('serves recorded outputs and recorded errors without running a tool', async () => {
     const { teller } = replayer(
       await record([

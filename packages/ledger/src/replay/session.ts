@@ -79,7 +79,14 @@ export class ReplaySession implements ToolResolver {
   #next = 0;
 
   constructor(events: Iterable<LedgerEvent>, options: ReplayOptions = {}) {
-    this.mode = options.mode ?? 'strict';
+    const mode: unknown = options.mode ?? 'strict';
+    if (mode !== 'strict' && mode !== 'lenient') {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `replay mode ${JSON.stringify(mode)} is not known; use "strict" (the default) or "lenient"`,
+      );
+    }
+    this.mode = mode;
     this.#recording = readRecording(events, options.runId);
     this.#tools = new Map(this.#recording.descriptions);
     for (const tool of options.tools ?? []) this.#tools.set(tool.name, tool);

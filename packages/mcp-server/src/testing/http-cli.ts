@@ -21,6 +21,8 @@ export interface HttpChild {
   url: string;
   port: number;
   pid: number;
+  /** Everything the child has written to stderr so far. */
+  stderr(): string;
   stop(): Promise<number | null>;
 }
 
@@ -43,6 +45,7 @@ export function startHttpCli(extra: string[] = [], env: NodeJS.ProcessEnv = proc
         url,
         port: Number(new URL(url).port),
         pid: child.pid!,
+        stderr: () => stderr,
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done(child.exitCode);
