@@ -13,8 +13,7 @@
  * stdout (`pnpm demo | head`) stops the run cleanly: the ledger is finished and released, exit 0.
  */
 import { parseArgs } from 'node:util';
-import { messageOf, ToolgateError } from '@toolgate/core';
-import { joinDashValues } from './dash-values.js';
+import { joinDashValues, messageOf, ToolgateError } from '@toolgate/core';
 import { runDemo } from './demo.js';
 import { painterFor, renderEvent, renderSummary } from './render.js';
 

@@ -6,6 +6,7 @@
  */
 
 export { AgentHandle } from './agent-handle.js';
+export { joinDashValues, type OptionShape } from './dash-values.js';
 export {
   CapabilityViolation,
   messageOf,

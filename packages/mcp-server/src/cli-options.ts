@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
-import { joinDashValues } from './dash-values.js';
+import { joinDashValues, ToolgateError } from '@toolgate/core';
 import { isLoopback } from './http-guard.js';
 
 /** The parsed command line of `toolgate-mcp`. */

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
+import { joinDashValues, ToolgateError } from '@toolgate/core';
 import { genesisHash } from '../event.js';
 import { readLedgerFile } from '../read-file.js';
 import { verifyLedgerFile } from '../verify.js';
-import { joinDashValues } from './dash-values.js';
 import { formatEvent, stylesFor } from './format.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */

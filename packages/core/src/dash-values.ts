@@ -8,7 +8,8 @@ export interface OptionShape {
  * Joins `--name value` into `--name=value` when `--name` takes a value and the value starts with a
  * dash (`--port -1`, `--seed -moss`), so `parseArgs` reads it as the value and the command's own
  * check can name it, instead of calling it "ambiguous". When the next token is itself one of the
- * options (`--port --http`) the value really is missing: that throws an Error saying so.
+ * options (`--port --http`) the value really is missing: that throws an Error saying so. Shared by
+ * the toolgate commands (`toolgate-mcp`, `toolgate-ledger`, the demo) so they read arguments alike.
  */
 export function joinDashValues(argv: readonly string[], options: Record<string, OptionShape>): string[] {
   const shorts = new Set(
