@@ -21,14 +21,15 @@ const loneSurrogates = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /**
  * A text as it may appear in a prompt: terminal escape sequences and control characters removed,
  * every line break turned into a space (so the text cannot start a line of its own, such as a
- * forged `- tool: …` line), lone surrogates replaced, and cut at `maxChars` with a marker.
+ * forged `- tool: …` line), lone surrogates replaced, ends trimmed, and cut at `maxChars` with a marker.
  */
 export function promptText(text: string, maxChars: number): string {
   const clean = text
     .replace(escapeSequences, '')
     .replace(lineBreaks, ' ')
     .replace(controls, '')
-    .replace(loneSurrogates, '\ufffd');
+    .replace(loneSurrogates, '\ufffd')
+    .trim();
   if (clean.length <= maxChars) return clean;
   let end = maxChars;
   const code = clean.charCodeAt(end - 1);

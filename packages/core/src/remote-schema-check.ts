@@ -17,6 +17,8 @@ export interface RemoteSchemaFacts {
   hasPatterns: boolean;
 }
 
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 interface Frame {
   value: unknown;
   depth: number;
@@ -27,7 +29,7 @@ interface Frame {
 /**
  * Checks a remote JSON Schema without recursion, so no schema can overflow the stack or stall the
  * process: nesting, size, `$ref`s (local, resolvable, never in a cycle) and regular expressions
- * (each must compile in RE2, a linear-time engine). Throws INVALID_DEFINITION saying what is wrong.
+ * (each must compile in RE2, a linear-time engine), and every text well-formed Unicode. Throws INVALID_DEFINITION saying what is wrong.
  */
 export function checkRemoteSchema(schema: unknown): RemoteSchemaFacts {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -44,6 +46,9 @@ export function checkRemoteSchema(schema: unknown): RemoteSchemaFacts {
       throw unsafe(`it holds more than ${remoteSchemaLimits.maxValues} values`);
     }
     const { value } = frame;
+    if (typeof value === 'string' && loneSurrogate.test(value)) {
+      throw unsafe('a text in it is not well-formed Unicode (a lone surrogate)');
+    }
     if (typeof value !== 'object' || value === null) continue;
     if (frame.depth > remoteSchemaLimits.maxDepth) {
       throw unsafe(`it nests deeper than ${remoteSchemaLimits.maxDepth} levels`);
@@ -53,6 +58,8 @@ export function checkRemoteSchema(schema: unknown): RemoteSchemaFacts {
       : Object.entries(value);
     for (const [key, child] of entries) {
       if (!Array.isArray(value)) {
+        if (loneSurrogate.test(key))
+          throw unsafe('a key in it is not well-formed Unicode (a lone surrogate)');
         if (key === '$ref' && typeof child === 'string') refs.push({ ref: child, at: frame });
         if (key === 'pattern' && typeof child === 'string') patterns.push(child);
         if (key === 'patternProperties' && typeof child === 'object' && child !== null) {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ToolgateError } from './errors.js';
 import { ToolRegistry } from './registry.js';
 import { remoteSchemaValidator } from './remote-schema.js';
 import { checkRemoteSchema } from './remote-schema-check.js';
