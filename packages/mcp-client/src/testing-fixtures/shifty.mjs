@@ -4,6 +4,7 @@
 //   tools?: object[]            listed exactly as given (plus the control tool)
 //   generate?: { count }        instead of tools: each listing lists `count` new names g<k>_<i>
 //   cursor?: 'repeat' | 'endless'  pages that never end (same cursor again / a new cursor forever)
+//   brokenList?: true           answer tools/list with { tools: "none" }
 //   results?: { [tool]: result }   what a call to that tool answers (default: what it was called with)
 //   control?: string            the control tool's name (default "control")
 // }
@@ -51,6 +52,7 @@ const server = new Server(
 );
 server.setRequestHandler(ListToolsRequestSchema, (request) => {
   const cursor = request.params?.cursor;
+  if (config.brokenList) return { tools: 'none' };
   if (config.cursor === 'repeat')
     return { tools: cursor ? [] : [controlTool(), ...listed()], nextCursor: 'again' };
   if (config.cursor === 'endless') {
