@@ -42,6 +42,7 @@ export {
   policies,
 } from './policy.js';
 export { parsePolicy, parsePolicyText, policyDocumentSchema } from './policy-document.js';
+export { promptDescription, promptText, promptTextLimits } from './prompt-text.js';
 export {
   noopRecorder,
   type PolicyDecidedRecord,
@@ -52,6 +53,8 @@ export {
   type ToolReturnedRecord,
 } from './recorder.js';
 export { describeTool, type ResolvedTool, ToolRegistry } from './registry.js';
+export { type RemoteSchemaValidator, remoteSchemaValidator } from './remote-schema.js';
+export { checkRemoteSchema, type RemoteSchemaFacts, remoteSchemaLimits } from './remote-schema-check.js';
 export type { ToolResolver } from './resolver.js';
 export {
   defineTool,

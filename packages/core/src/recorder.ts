@@ -36,22 +36,28 @@ export type ToolReturnedRecord =
   | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData };
 
 /**
- * A remote tool that is no longer served as it was approved: `changed` when its description or
- * schema differs from the approved one (calls are refused until it is approved again), `conflicted`
- * when a server newly lists a name another server already serves (the newcomer is not served).
+ * A remote tool that is not served as it was approved: `changed` when its description or schema
+ * differs from the approved one, or another server now lists the approved name (calls are refused
+ * until it is approved again); `conflicted` when a server lists a name another server serves or
+ * owns (the newcomer is not served); `withheld` when a listed tool cannot be indexed safely (a
+ * schema too deep, too large or cyclic, text that is not well-formed): it is not served.
  */
 export interface ToolChangedRecord {
-  kind: 'changed' | 'conflicted';
+  kind: 'changed' | 'conflicted' | 'withheld';
   /** The server that listed it. */
   server: string;
   /** The name agents call it by (with the prefix, if any). */
   tool: string;
   /** The name on the server. */
   remoteName: string;
-  /** What was approved (for `conflicted`: what the other server serves). */
-  before: { description: string; inputSchema: JsonSchema };
-  /** What the server lists now. */
+  /** What was approved (for `conflicted`: what the other server serves); absent when nothing was. */
+  before?: { description: string; inputSchema: JsonSchema };
+  /** What the server lists now; for `withheld`, its description only (the schema is what is unsafe). */
   after: { description: string; inputSchema: JsonSchema };
+  /** The fingerprint of `after`: what an operator approves, having reviewed it. */
+  fingerprint?: string;
+  /** Why, in words: what made a tool withheld, or which server a moved name was approved for. */
+  reason?: string;
 }
 
 /**

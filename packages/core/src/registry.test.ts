@@ -168,14 +168,18 @@ describe('ToolRegistry', () => {
     await expect(remote.call('a', teller, 'oracle', { seed: 'x' })).resolves.toEqual({ omen: 'remote' });
   });
 
-  it('leaves a remote schema zod cannot read to the server', async () => {
+  it('refuses a call whose remote schema cannot be read, rather than letting it through unvalidated', async () => {
     const resolver = {
       has: async () => true,
       describe: async (name: string) => ({ name, description: 'd', inputSchema: { $ref: '#/nowhere' } }),
       call: vi.fn(async () => ({ ok: true })),
     } satisfies ToolResolver;
     const registry = new ToolRegistry().setResolver(resolver);
-    await expect(registry.call('a', { tools: ['odd'] }, 'odd', { any: 1 })).resolves.toEqual({ ok: true });
+    await expect(registry.call('a', { tools: ['odd'] }, 'odd', { any: 1 })).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+      message: expect.stringContaining('its $ref "#/nowhere" points at nothing'),
+    });
+    expect(resolver.call).not.toHaveBeenCalled();
   });
 
   it('wraps a throwing tool and refuses a non-JSON output', async () => {

@@ -1,9 +1,10 @@
-import { z } from 'zod';
 import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
 import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
 import type { Grant } from './manifest.js';
+import { promptDescription } from './prompt-text.js';
+import { remoteSchemaValidator } from './remote-schema.js';
 import type { ToolResolver } from './resolver.js';
-import { invalidParameters, type Tool, type ToolDescription } from './tool.js';
+import type { Tool, ToolDescription } from './tool.js';
 
 /** Where a granted tool lives: in this process, or behind a resolver. */
 export type ResolvedTool =
@@ -60,6 +61,9 @@ export class ToolRegistry {
   /**
    * The description of each named tool that exists, in the order given; in-process descriptions
    * first, the resolver's otherwise, so a prompt reads the same whichever transport serves a tool.
+   * Every description, and every `description` and `title` in a schema, is cleaned for a prompt
+   * (control characters and escape sequences removed, line breaks made spaces, length capped; see
+   * {@link promptText}).
    */
   async descriptions(names: readonly string[]): Promise<ToolDescription[]> {
     const found = await Promise.all(names.map((name) => this.#describe(name)));
@@ -68,12 +72,16 @@ export class ToolRegistry {
 
   async #describe(name: string): Promise<ToolDescription | undefined> {
     const tool = this.#tools.get(name);
-    if (tool) return describeTool(tool);
+    if (tool) return promptDescription(describeTool(tool));
     const resolver = this.#resolver;
-    return resolver && (await resolver.has(name)) ? resolver.describe(name) : undefined;
+    const described = resolver && (await resolver.has(name)) ? await resolver.describe(name) : undefined;
+    return described && promptDescription(described);
   }
 
-  /** One line per known tool, `- name: description`; unknown names are skipped. */
+  /**
+   * One line per known tool, `- name: description`; unknown names are skipped. Descriptions are
+   * cleaned as in {@link descriptions}, so no description can add a line of its own.
+   */
   async describe(names: readonly string[]): Promise<string> {
     const found = await this.descriptions(names);
     return found.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n');
@@ -133,17 +141,21 @@ export class ToolRegistry {
 
 /**
  * Validates parameters against the resolved tool: its zod schema in-process; for a resolver's tool,
- * the JSON Schema it described, read back into zod, so a bad call is refused here — before policy
- * and the transport — with the same message on every transport.
+ * the JSON Schema it described (read back into zod, or by ajv with RE2 patterns; see
+ * {@link remoteSchemaValidator}), so a bad call is refused here — before policy and the transport —
+ * with the same message on every transport. A remote schema that cannot be used safely (too deep,
+ * too large, a `$ref` cycle, a pattern RE2 cannot run) refuses the call: INVALID_DEFINITION.
  */
 export function validate(resolved: ResolvedTool, parameters: unknown): JsonObject {
   if (resolved.where === 'in-process') return resolved.tool.parse(parameters) as JsonObject;
   const { name } = resolved.description;
   const value = toJsonValue(parameters ?? {}, `parameters of tool "${name}"`);
-  const schema = remoteSchema(resolved.description);
-  if (schema) {
-    const result = schema.safeParse(value);
-    if (!result.success) throw invalidParameters(name, result.error);
+  const problems = remoteSchemaValidator(name, resolved.description.inputSchema)(value);
+  if (problems !== undefined) {
+    throw new ToolgateError(
+      'INVALID_PARAMETERS',
+      `invalid parameters for tool "${name}": ${problems}; call it again with parameters that match its schema`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ToolgateError(
@@ -153,27 +165,6 @@ export function validate(resolved: ResolvedTool, parameters: unknown): JsonObjec
     );
   }
   return value;
-}
-
-const remoteSchemas = new WeakMap<object, z.ZodType | null>();
-
-/**
- * The zod form of a remote tool's JSON Schema, built once per schema object (resolvers hand out a
- * fresh description per call, but keep the listed schema). A schema zod cannot read yields null:
- * the call then goes on to the server, which validates it itself.
- */
-function remoteSchema(description: ToolDescription): z.ZodType | null {
-  const source = description.inputSchema;
-  let schema = remoteSchemas.get(source);
-  if (schema === undefined) {
-    try {
-      schema = z.fromJSONSchema(source as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch {
-      schema = null;
-    }
-    remoteSchemas.set(source, schema);
-  }
-  return schema;
 }
 
 /**

@@ -99,10 +99,19 @@ export class LedgerRecorder implements Recorder {
     await this.#call('tool.returned', record, payload);
   }
 
-  /** Records a remote tool that changed (or conflicted) after approval as `tool.changed`, the server as actor. */
+  /** Records a remote tool that changed, conflicted or was withheld as `tool.changed`, the server as actor. */
   async toolChanged(record: ToolChangedRecord): Promise<void> {
-    const { kind, server, tool, remoteName, before, after } = record;
-    const payload = { change: kind, server, tool, remoteName, before, after } as unknown as JsonObject;
+    const { kind, server, tool, remoteName, before, after, fingerprint, reason } = record;
+    const payload = {
+      change: kind,
+      server,
+      tool,
+      remoteName,
+      ...(before === undefined ? {} : { before }),
+      after,
+      ...(fingerprint === undefined ? {} : { fingerprint }),
+      ...(reason === undefined ? {} : { reason }),
+    } as unknown as JsonObject;
     await this.record('tool.changed', server, payload);
   }
 

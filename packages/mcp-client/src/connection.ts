@@ -6,14 +6,18 @@ import {
   type CallToolResult,
   ErrorCode,
   McpError,
-  type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf, ToolgateError } from '@toolgate/core';
+import { listToolPages } from './list-tools.js';
+import { outputSchemasNotValidated } from './output-validator.js';
 import { isStdioConfig, type McpServerConfig } from './server-config.js';
 
-/** Called with a server's full tool list each time it is listed: first, on reconnect, on `list_changed`. */
-export type ToolsListener = (tools: readonly McpTool[]) => void | Promise<void>;
+/**
+ * Called with a server's full tool list each time it is listed: first, on reconnect, on
+ * `list_changed`. Each tool is as the server sent it (unchecked): the listener reads it.
+ */
+export type ToolsListener = (tools: readonly unknown[]) => void | Promise<void>;
 
 interface Session {
   readonly client: Client;
@@ -24,7 +28,6 @@ interface Session {
   closed: boolean;
 }
 
-const maxPages = 1000;
 const stderrTail = 2000;
 
 /**
@@ -135,7 +138,10 @@ export class McpConnection {
 
   async #connect(): Promise<Session> {
     const transport = this.#transport();
-    const client = new Client({ name: 'toolgate', version: '0.1.0' }, { capabilities: {} });
+    const client = new Client(
+      { name: 'toolgate', version: '0.1.0' },
+      { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
+    );
     const session: Session = { client, transport, fault: undefined, stderr: '', closed: false };
     this.#current = session;
     if (transport instanceof StdioClientTransport) {
@@ -196,17 +202,7 @@ export class McpConnection {
   }
 
   async #list(session: Session): Promise<void> {
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < maxPages; page++) {
-      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: this.#timeoutMs,
-      });
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    await this.#onTools(tools);
+    await this.#onTools(await listToolPages(session.client, this.name, this.#timeoutMs));
   }
 
   #failure(session: Session, during: string, error: unknown): ToolgateError {

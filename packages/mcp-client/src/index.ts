@@ -8,7 +8,10 @@
 export { McpConnection, type ToolsListener } from './connection.js';
 export { fingerprint, type ToolShape } from './fingerprint.js';
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
+export { listToolPages, maxToolPages } from './list-tools.js';
 export { mapResult } from './map-result.js';
+export { outputSchemasNotValidated } from './output-validator.js';
+export { RemoteToolFailure, remoteToolFailure } from './remote-error.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
 export { parseServerCommands } from './server-commands.js';
 export {

@@ -1,22 +1,21 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import {
   capOutput,
   type JsonObject,
-  type JsonSchema,
   type JsonValue,
   type PolicySubject,
   type Recorder,
   type ToolDescription,
   ToolgateError,
   type ToolResolver,
-  toolNamePattern,
 } from '@toolgate/core';
+import { Approvals } from './approvals.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 import { mapResult } from './map-result.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
+import { type Entry, type IndexState, indexTools } from './tool-index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
@@ -28,20 +27,15 @@ export interface MCPResolverOptions {
   recorder?: Pick<Recorder, 'toolChanged'>;
 }
 
-interface Entry {
-  connection: McpConnection;
-  remoteName: string;
-  shape: ToolShape;
-  /** Set while the listed shape differs from the approved one. */
-  changed: boolean;
-}
-
 /**
  * Serves the tools of one or more MCP servers as a core `ToolResolver`. One long-lived session per
  * server; tool lists are cached and refreshed on `list_changed`. Two servers serving the same name
- * is an error at attach time (give one a `prefix`). A tool whose description or schema changes
- * after it was first listed is refused (TOOL_CHANGED) until {@link MCPResolver.approve}. Server
- * annotations are never read: a remote tool is never parallel-safe.
+ * is an error at attach time (give one a `prefix`). A name is approved, when first listed, for the
+ * server and remote name that listed it; a tool whose description or schema changes afterwards, or
+ * the name listed by another server, is refused (TOOL_CHANGED) until
+ * {@link MCPResolver.approve} with the fingerprint that was reported and reviewed. A listed tool
+ * that cannot be read safely is withheld (reported), never the whole server. Server annotations
+ * are never read: a remote tool is never parallel-safe.
  *
  * @example
  * const resolver = await MCPResolver.connect([
@@ -55,7 +49,13 @@ export class MCPResolver implements ToolResolver {
   readonly #options: MCPResolverOptions;
   readonly #connections = new Map<string, McpConnection>();
   readonly #entries = new Map<string, Entry>();
-  readonly #approved = new Map<string, { print: string; shape: ToolShape }>();
+  readonly #approvals = new Approvals();
+  readonly #indexState: IndexState = {
+    entries: this.#entries,
+    approvals: this.#approvals,
+    notices: new Map(),
+    prefixOwner: (name, server) => this.#prefixOwner(name, server),
+  };
   #recorderFailure: unknown;
   #closed = false;
 
@@ -143,7 +143,7 @@ export class MCPResolver implements ToolResolver {
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
     // A changed tool is described as approved: its new text never reaches a model before approval.
-    const shape = entry.changed ? (this.#approved.get(name)?.shape ?? entry.shape) : entry.shape;
+    const shape = entry.changed ? (this.#approvals.get(name)?.shape ?? entry.shape) : entry.shape;
     return { name, description: shape.description, inputSchema: shape.inputSchema };
   }
 
@@ -164,8 +164,9 @@ export class MCPResolver implements ToolResolver {
     if (entry.changed) {
       throw new ToolgateError(
         'TOOL_CHANGED',
-        `tool "${name}" on MCP server "${entry.connection.name}" changed its description or schema ` +
-          `since it was approved; it is refused until it is approved again (resolver.approve("${name}"))`,
+        `tool "${name}" on MCP server "${entry.connection.name}" is not what was approved (its description, ` +
+          'its schema or its server changed); it is refused until an operator reviews the reported change ' +
+          `and approves it (resolver.approve("${name}", change.fingerprint))`,
       );
     }
     const result = await entry.connection.call(entry.remoteName, parameters);
@@ -183,11 +184,38 @@ export class MCPResolver implements ToolResolver {
     return entry && subjectsFor(entry.connection.config)?.(entry.remoteName, parameters);
   }
 
-  /** Accepts a changed tool's current description and schema, so calls to it run again. */
-  approve(name: string): void {
+  /**
+   * Approves a tool as it was reviewed: `reviewed` is the `fingerprint` of the reported change (or
+   * the reviewed definition itself). Rejects with TOOL_CHANGED, approving nothing, when the tool
+   * the server lists now is not that one (it changed again after the report); with UNKNOWN_TOOL
+   * when no attached server serves the name. Approving a name listed by another server than the
+   * one it was approved for moves the approval to that server.
+   *
+   * @example
+   * const resolver = await MCPResolver.connect(servers, {
+   *   onChange: (change) => review(change), // shows change.before / change.after to an operator
+   * });
+   * // the operator accepted the change they were shown:
+   * resolver.approve(change.tool, change.fingerprint);
+   */
+  approve(name: string, reviewed: string | ToolShape): void {
     const entry = this.#entries.get(name);
     if (!entry) throw unknownTool(name);
-    this.#approved.set(name, { print: fingerprint(entry.shape), shape: entry.shape });
+    const expected = typeof reviewed === 'string' ? reviewed : fingerprint(reviewed);
+    if (entry.print !== expected) {
+      throw new ToolgateError(
+        'TOOL_CHANGED',
+        `tool "${name}" on MCP server "${entry.connection.name}" is no longer what was reviewed: ` +
+          `it is listed now with fingerprint ${entry.print}, not ${expected.slice(0, 80)}; ` +
+          'nothing was approved — review its latest reported change and approve that',
+      );
+    }
+    this.#approvals.set(name, {
+      server: entry.connection.name,
+      remoteName: entry.remoteName,
+      print: entry.print,
+      shape: entry.shape,
+    });
     entry.changed = false;
   }
 
@@ -210,9 +238,11 @@ export class MCPResolver implements ToolResolver {
     await Promise.all([...this.#connections.values()].map((connection) => connection.settled()));
   }
 
-  #checkConflicts(connection: McpConnection, tools: readonly McpTool[]): void {
+  #checkConflicts(connection: McpConnection, tools: readonly unknown[]): void {
     for (const tool of tools) {
-      const name = localName(connection, tool.name);
+      const remoteName = (tool as { name?: unknown } | null)?.name;
+      if (typeof remoteName !== 'string') continue;
+      const name = localName(connection, remoteName);
       const other = this.#entries.get(name);
       if (other && other.connection !== connection) {
         throw new ToolgateError(
@@ -224,36 +254,19 @@ export class MCPResolver implements ToolResolver {
     }
   }
 
-  async #index(connection: McpConnection, tools: readonly McpTool[]): Promise<void> {
-    const listed = new Set<string>();
-    const changes: ToolChange[] = [];
-    for (const tool of tools) {
-      const name = localName(connection, tool.name);
-      if (!toolNamePattern.test(name)) continue;
-      const shape: ToolShape = {
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema as JsonSchema,
-      };
-      const base = { server: connection.name, tool: name, remoteName: tool.name, after: shape };
-      const existing = this.#entries.get(name);
-      if (existing && existing.connection !== connection) {
-        changes.push({ kind: 'conflicted', ...base, before: existing.shape });
-        continue;
-      }
-      listed.add(name);
-      const print = fingerprint(shape);
-      const approved = this.#approved.get(name);
-      if (approved === undefined) this.#approved.set(name, { print, shape });
-      const changed = approved !== undefined && approved.print !== print;
-      if (changed && !(existing?.changed && fingerprint(existing.shape) === print)) {
-        changes.push({ kind: 'changed', ...base, before: approved.shape });
-      }
-      this.#entries.set(name, { connection, remoteName: tool.name, shape, changed });
-    }
-    for (const [name, entry] of this.#entries) {
-      if (entry.connection === connection && !listed.has(name)) this.#entries.delete(name);
-    }
+  async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
+    const changes = indexTools(this.#indexState, connection, tools);
     for (const change of changes) await this.#report(change);
+  }
+
+  #prefixOwner(name: string, server: string): { server: string; prefix: string } | undefined {
+    for (const connection of this.#connections.values()) {
+      const prefix = connection.config.prefix;
+      if (connection.name !== server && prefix !== undefined && name.startsWith(`${prefix}__`)) {
+        return { server: connection.name, prefix };
+      }
+    }
+    return undefined;
   }
 
   async #report(change: ToolChange): Promise<void> {

@@ -27,9 +27,7 @@ describe('a remote tool that changes after it was listed', () => {
     await resolver.call('mutate', {});
     await expect(resolver.call('echo', { value: 'x' })).rejects.toMatchObject({
       code: 'TOOL_CHANGED',
-      message: expect.stringContaining(
-        'tool "echo" on MCP server "faulty" changed its description or schema',
-      ),
+      message: expect.stringContaining('tool "echo" on MCP server "faulty" is not what was approved'),
     });
     expect(changes).toEqual([
       expect.objectContaining({
@@ -47,7 +45,7 @@ describe('a remote tool that changes after it was listed', () => {
     const refused = await gate.forAgent({ name: 'a', tools: ['echo'] }).callTool('echo', { value: 'y' });
     expect(refused).toMatchObject({ isError: true, error: { code: 'TOOL_CHANGED' } });
 
-    resolver.approve('echo');
+    resolver.approve('echo', changes[0]!.fingerprint!);
     expect(await resolver.call('echo', { value: 'z' })).toMatchObject({ value: 'z' });
     expect((await resolver.describe('echo'))?.description).toBe(mutated);
     expect(changes).toHaveLength(1);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
@@ -83,4 +84,20 @@ export function connectClosingAfterEach(): typeof MCPResolver.connect {
     open.push(resolver);
     return resolver;
   };
+}
+
+/** The hostile `shifty.mjs` server, listing and answering what `config` says (see the script). */
+export function shifty(
+  name: string,
+  config: Record<string, unknown>,
+  options: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  return fixture('shifty.mjs', { name, args: [join(here, 'shifty.mjs'), configFile(config)], ...options });
+}
+
+/** Writes a shifty config to a fresh temporary file and returns its path (for the control tool's `file`). */
+export function configFile(config: Record<string, unknown>): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'shifty-')), 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
 }
