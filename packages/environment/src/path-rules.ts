@@ -40,6 +40,20 @@ export function outsideRoot(path: string, resolved: string, root: string): Toolg
 }
 
 /**
+ * The error for a path whose directories kept being replaced by symbolic links between the check
+ * and the open. Nothing was read or written; the symlink was not followed.
+ */
+export function pathKeptChanging(path: string, cause: Error): ToolgateError {
+  return new ToolgateError(
+    'PATH_OUTSIDE_ROOT',
+    `the path ${JSON.stringify(path)} kept changing while it was being opened (${cause.message}); ` +
+      'symbolic links that appear after a path is checked are never followed, so nothing was read ' +
+      'or written. Try again once nothing is renaming directories in the workspace',
+    { cause },
+  );
+}
+
+/**
  * Refuses a glob pattern that could reach outside the root: absolute patterns, `..` segments, and
  * NUL bytes. Returns the pattern without a leading `./`.
  */

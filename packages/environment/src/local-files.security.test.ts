@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ToolgateError } from '@toolgate/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalEnvironment } from './local-environment.js';
+import { makeWorld, type TempWorld } from './testing/index.js';
+
+let world: TempWorld;
+let swapper: ChildProcess | undefined;
+beforeEach(() => {
+  world = makeWorld();
+});
+afterEach(() => {
+  if (swapper !== undefined && swapper.exitCode === null && swapper.signalCode === null)
+    swapper.kill('SIGKILL');
+  swapper = undefined;
+  world.cleanup();
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    return ToolgateError.is(error) ? error.code : `not a ToolgateError: ${String(error)}`;
+  }
+}
+
+async function messageOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const swapMs = 3_000;
+const insideSecret = 'inside race secret\n';
+const outsideSecret = 'outside secret\n';
+
+/** Starts the swapper process and resolves once its link exists; its output ends with `swaps N`. */
+function startSwapper(): Promise<{ done: Promise<number> }> {
+  const script = new URL('./testing-fixtures/swap-directory.mjs', import.meta.url);
+  const child = spawn(process.execPath, [script.pathname, world.root, world.outside, String(swapMs)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  swapper = child;
+  let output = '';
+  let errors = '';
+  child.stderr.on('data', (chunk) => {
+    errors += chunk;
+  });
+  const done = new Promise<number>((resolve, reject) => {
+    child.on('close', (code) => {
+      const swaps = /swaps (\d+)/.exec(output);
+      if (code === 0 && swaps) resolve(Number(swaps[1]));
+      else reject(new Error(`the swapper ended with ${code}: ${errors}`));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('ready\n')) resolve({ done });
+    });
+    done.catch(reject);
+  });
+}
+
+describe('LocalEnvironment under a symlink-swap race', () => {
+  it('never reads, writes or lists outside the root while a directory is swapped with a link leading out', async () => {
+    mkdirSync(join(world.root, 'race'));
+    writeFileSync(join(world.root, 'race', 'secret.txt'), insideSecret);
+    writeFileSync(join(world.outside, 'marker-outside.txt'), 'only outside\n');
+    const environment = new LocalEnvironment({ root: world.root });
+    const { done } = await startSwapper();
+    let finished = false;
+    const swaps = done.finally(() => {
+      finished = true;
+    });
+
+    const tally = { reads: 0, outsideReads: 0, writes: 0, listings: 0, outsideListings: 0, refusals: 0 };
+    const refusalCodes = new Set<string>();
+    const worker = async (index: number) => {
+      for (let round = 0; !finished; round++) {
+        const name = `race/w${index}-${round}.txt`;
+        const outcomes = await Promise.allSettled([
+          environment.readFile('race/secret.txt'),
+          environment.writeFile(name, `written ${name}\n`),
+          environment.listDirectory('race'),
+        ]);
+        const [read, write, list] = outcomes;
+        if (read.status === 'fulfilled') {
+          tally.reads++;
+          if (read.value.content.includes('outside')) tally.outsideReads++;
+        }
+        if (write.status === 'fulfilled') tally.writes++;
+        if (list.status === 'fulfilled') {
+          tally.listings++;
+          if (list.value.entries.some((entry) => entry.name === 'marker-outside.txt'))
+            tally.outsideListings++;
+        }
+        for (const outcome of outcomes) {
+          if (outcome.status === 'rejected') {
+            tally.refusals++;
+            refusalCodes.add(ToolgateError.is(outcome.reason) ? outcome.reason.code : String(outcome.reason));
+          }
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(worker));
+    const swapCount = await swaps;
+
+    expect(readdirSync(world.outside).sort()).toEqual(['marker-outside.txt', 'secret.txt']);
+    expect(readFileSync(join(world.outside, 'secret.txt'), 'utf8')).toBe(outsideSecret);
+    expect(tally.outsideReads).toBe(0);
+    expect(tally.outsideListings).toBe(0);
+    // Not vacuous: the attacker swapped many times and the victim kept working through it.
+    expect(swapCount).toBeGreaterThan(50);
+    expect(tally.reads).toBeGreaterThan(20);
+    expect(tally.writes).toBeGreaterThan(20);
+    expect(tally.listings).toBeGreaterThan(20);
+    // Only the codes a confined refusal or a missing directory (mid-swap) may carry.
+    expect([...refusalCodes].filter((code) => !['PATH_OUTSIDE_ROOT', 'NOT_FOUND'].includes(code))).toEqual(
+      [],
+    );
+  }, 60_000);
+});
+
+describe('LocalEnvironment and hard links', () => {
+  beforeEach(() => {
+    linkSync(join(world.outside, 'secret.txt'), join(world.root, 'hard-link-out.txt'));
+  });
+
+  it('refuses to read a file with a hard link outside the root, saying why and what to do', async () => {
+    const environment = new LocalEnvironment({ root: world.root });
+    expect(await codeOf(environment.readFile('hard-link-out.txt'))).toBe('PATH_OUTSIDE_ROOT');
+    const message = await messageOf(environment.readFile('hard-link-out.txt'));
+    expect(message).toContain('"hard-link-out.txt"');
+    expect(message).toContain('2 hard links');
+    expect(message).toContain('allowHardLinkedReads');
+  });
+
+  it('refuses to write a hard-linked file and leaves the file outside unchanged', async () => {
+    const environment = new LocalEnvironment({ root: world.root, allowHardLinkedReads: true });
+    expect(await codeOf(environment.writeFile('hard-link-out.txt', 'pwned\n'))).toBe('PATH_OUTSIDE_ROOT');
+    expect(await messageOf(environment.writeFile('hard-link-out.txt', 'pwned\n'))).toContain('2 hard links');
+    expect(readFileSync(join(world.outside, 'secret.txt'), 'utf8')).toBe(outsideSecret);
+  });
+
+  it('reads a hard-linked file only when allowHardLinkedReads is set', async () => {
+    const environment = new LocalEnvironment({ root: world.root, allowHardLinkedReads: true });
+    expect((await environment.readFile('hard-link-out.txt')).content).toBe('outside secret');
+  });
+
+  it('reads and rewrites a file with a single link as before', async () => {
+    const environment = new LocalEnvironment({ root: world.root });
+    expect((await environment.writeFile('single.txt', 'one\n')).created).toBe(true);
+    expect((await environment.writeFile('single.txt', 'two\n')).created).toBe(false);
+    expect((await environment.readFile('single.txt')).content).toBe('two');
+  });
+});
+
+describe('LocalEnvironment parents of a write', () => {
+  it('creates missing parents inside the root, and none through a link leading out', async () => {
+    const environment = new LocalEnvironment({ root: world.root });
+    await environment.writeFile('deep/er/file.txt', 'x\n');
+    expect(readFileSync(join(world.root, 'deep', 'er', 'file.txt'), 'utf8')).toBe('x\n');
+    expect(await codeOf(environment.writeFile('link-dir-out/new/dir/file.txt', 'x'))).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
+    expect(existsSync(join(world.outside, 'new'))).toBe(false);
+  });
+});
