@@ -1,6 +1,5 @@
 import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
@@ -80,7 +79,7 @@ export async function openRoot(root: ConfinedRoot): Promise<DirectoryStep> {
         'environment was created; create a new environment on the intended root',
     );
   }
-  return { handle, through: stepPath(root, handle, root.absolute), relative: '.' };
+  return { handle, through: root.throughDescriptors ? descriptorPath(handle) : root.absolute, relative: '.' };
 }
 
 /**
@@ -98,19 +97,7 @@ export async function walkDirectories(
   let step = start;
   try {
     for (const name of components) {
-      const path = childOf(step, name);
-      const relative = step.relative === '.' ? name : `${step.relative}/${name}`;
-      let handle: FileHandle;
-      try {
-        handle = await openDirectory(path, relative, create);
-      } catch (error) {
-        throw await explainOpenError(error, path, relative);
-      }
-      const next: DirectoryStep = {
-        handle,
-        through: stepPath(root, handle, join(root.absolute, relative)),
-        relative,
-      };
+      const next = await openSubdirectory(root, step, name, create);
       await step.handle.close();
       step = next;
     }
@@ -119,6 +106,27 @@ export async function walkDirectories(
     await step.handle.close();
     throw error;
   }
+}
+
+/**
+ * Opens the directory `name` inside `parent` without following a symbolic link (one that appeared
+ * there is reported as {@link PathChangedError}); with `create`, makes it first if it is missing.
+ */
+export async function openSubdirectory(
+  root: ConfinedRoot,
+  parent: DirectoryStep,
+  name: string,
+  create = false,
+): Promise<DirectoryStep> {
+  const path = childOf(parent, name);
+  const relative = parent.relative === '.' ? name : `${parent.relative}/${name}`;
+  let handle: FileHandle;
+  try {
+    handle = await openDirectory(path, relative, create);
+  } catch (error) {
+    throw await explainOpenError(error, path, relative);
+  }
+  return { handle, through: root.throughDescriptors ? descriptorPath(handle) : path, relative };
 }
 
 /**
@@ -171,6 +179,6 @@ async function explainOpenError(error: unknown, path: string, relative: string):
   return error;
 }
 
-function stepPath(root: ConfinedRoot, handle: FileHandle, absolute: string): string {
-  return root.throughDescriptors ? `/proc/self/fd/${handle.fd}` : absolute;
+function descriptorPath(handle: FileHandle): string {
+  return `/proc/self/fd/${handle.fd}`;
 }

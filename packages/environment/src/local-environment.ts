@@ -157,7 +157,7 @@ export class LocalEnvironment implements Environment {
   }
 
   glob(pattern: string): Promise<GlobResult> {
-    return globLocal(this.root, pattern);
+    return globLocal(this.#confinedRoot, pattern);
   }
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {

@@ -36,16 +36,22 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-const swapMs = 3_000;
+/** Each kind of operation must succeed this often while the swapper runs, so the test is not vacuous. */
+const wantedSuccesses = 100;
+/** Guards only against a hang: the swapper stops itself after this long, and the test fails. */
+const swapperMaxMs = 45_000;
 const insideSecret = 'inside race secret\n';
 const outsideSecret = 'outside secret\n';
 
 /** Starts the swapper process and resolves once its link exists; its output ends with `swaps N`. */
-function startSwapper(): Promise<{ done: Promise<number> }> {
+function startSwapper(): Promise<{ done: Promise<number>; stop: () => void }> {
   const script = new URL('./testing-fixtures/swap-directory.mjs', import.meta.url);
-  const child = spawn(process.execPath, [script.pathname, world.root, world.outside, String(swapMs)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const stopFile = join(world.base, 'stop-swapping');
+  const child = spawn(
+    process.execPath,
+    [script.pathname, world.root, world.outside, stopFile, String(swapperMaxMs)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   swapper = child;
   let output = '';
   let errors = '';
@@ -62,25 +68,37 @@ function startSwapper(): Promise<{ done: Promise<number> }> {
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      if (output.includes('ready\n')) resolve({ done });
+      if (output.includes('ready\n')) resolve({ done, stop: () => writeFileSync(stopFile, '') });
     });
     done.catch(reject);
   });
 }
 
 describe('LocalEnvironment under a symlink-swap race', () => {
-  it('never reads, writes or lists outside the root while a directory is swapped with a link leading out', async () => {
+  it('never reads, writes, lists or globs outside the root while a directory is swapped with a link leading out', async () => {
     mkdirSync(join(world.root, 'race'));
     writeFileSync(join(world.root, 'race', 'secret.txt'), insideSecret);
     writeFileSync(join(world.outside, 'marker-outside.txt'), 'only outside\n');
     const environment = new LocalEnvironment({ root: world.root });
-    const { done } = await startSwapper();
+    const { done, stop } = await startSwapper();
     let finished = false;
     const swaps = done.finally(() => {
       finished = true;
     });
+    const enough = () =>
+      Math.min(tally.reads, tally.writes, tally.listings, tally.globs) >= wantedSuccesses &&
+      tally.refusals >= wantedSuccesses;
 
-    const tally = { reads: 0, outsideReads: 0, writes: 0, listings: 0, outsideListings: 0, refusals: 0 };
+    const tally = {
+      reads: 0,
+      outsideReads: 0,
+      writes: 0,
+      listings: 0,
+      outsideListings: 0,
+      globs: 0,
+      outsideGlobs: 0,
+      refusals: 0,
+    };
     const refusalCodes = new Set<string>();
     const worker = async (index: number) => {
       for (let round = 0; !finished; round++) {
@@ -89,8 +107,9 @@ describe('LocalEnvironment under a symlink-swap race', () => {
           environment.readFile('race/secret.txt'),
           environment.writeFile(name, `written ${name}\n`),
           environment.listDirectory('race'),
+          environment.glob(round % 2 === 0 ? 'race/*' : '**/*.txt'),
         ]);
-        const [read, write, list] = outcomes;
+        const [read, write, list, glob] = outcomes;
         if (read.status === 'fulfilled') {
           tally.reads++;
           if (read.value.content.includes('outside')) tally.outsideReads++;
@@ -101,31 +120,37 @@ describe('LocalEnvironment under a symlink-swap race', () => {
           if (list.value.entries.some((entry) => entry.name === 'marker-outside.txt'))
             tally.outsideListings++;
         }
+        if (glob.status === 'fulfilled') {
+          tally.globs++;
+          if (glob.value.paths.some((path) => path.endsWith('marker-outside.txt'))) tally.outsideGlobs++;
+        }
         for (const outcome of outcomes) {
           if (outcome.status === 'rejected') {
             tally.refusals++;
             refusalCodes.add(ToolgateError.is(outcome.reason) ? outcome.reason.code : String(outcome.reason));
           }
         }
+        if (enough()) return;
       }
     };
     await Promise.all([0, 1, 2, 3].map(worker));
+    stop();
     const swapCount = await swaps;
 
     expect(readdirSync(world.outside).sort()).toEqual(['marker-outside.txt', 'secret.txt']);
     expect(readFileSync(join(world.outside, 'secret.txt'), 'utf8')).toBe(outsideSecret);
     expect(tally.outsideReads).toBe(0);
     expect(tally.outsideListings).toBe(0);
-    // Not vacuous: the attacker swapped many times and the victim kept working through it.
-    expect(swapCount).toBeGreaterThan(50);
-    expect(tally.reads).toBeGreaterThan(20);
-    expect(tally.writes).toBeGreaterThan(20);
-    expect(tally.listings).toBeGreaterThan(20);
+    expect(tally.outsideGlobs).toBe(0);
+    // Not vacuous: the attacker swapped many times, the victim kept working through it, and the
+    // attack reached the victim (operations that met the link were refused).
+    expect(swapCount).toBeGreaterThan(100);
+    expect(enough()).toBe(true);
     // Only the codes a confined refusal or a missing directory (mid-swap) may carry.
     expect([...refusalCodes].filter((code) => !['PATH_OUTSIDE_ROOT', 'NOT_FOUND'].includes(code))).toEqual(
       [],
     );
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('LocalEnvironment and hard links', () => {

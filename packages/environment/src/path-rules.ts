@@ -55,7 +55,7 @@ export function pathKeptChanging(path: string, cause: Error): ToolgateError {
 
 /**
  * Refuses a glob pattern that could reach outside the root: absolute patterns, `..` segments, and
- * NUL bytes. Returns the pattern without a leading `./`.
+ * NUL bytes. Returns the pattern without a leading `./` and with repeated slashes collapsed.
  */
 export function assertGlobPattern(pattern: unknown, what = 'glob pattern'): string {
   assertPathText(pattern, what);
@@ -74,7 +74,7 @@ export function assertGlobPattern(pattern: unknown, what = 'glob pattern'): stri
       `the ${what} ${JSON.stringify(pattern)} climbs out with ".."; patterns stay inside the workspace root`,
     );
   }
-  return pattern.replace(/^(\.\/)+/, '');
+  return pattern.replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, '');
 }
 
 /** The options every glob match uses, in both environments: dotfiles only when named, case-sensitive. */
