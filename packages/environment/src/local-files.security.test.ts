@@ -1,8 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRoot, openRoot, PathChangedError, walkDirectories } from './confined-walk.js';
 import { LocalEnvironment } from './local-environment.js';
 import { makeWorld, type TempWorld } from './testing/index.js';
 
@@ -74,7 +84,9 @@ function startSwapper(): Promise<{ done: Promise<number>; stop: () => void }> {
   });
 }
 
-describe('LocalEnvironment under a symlink-swap race', () => {
+// The race-free guarantee is made for Linux only (descriptor paths through /proc; see the README);
+// elsewhere the walk goes by name and this attack can still win, so the test runs where it is promised.
+describe.runIf(process.platform === 'linux')('LocalEnvironment under a symlink-swap race', () => {
   it('never reads, writes, lists or globs outside the root while a directory is swapped with a link leading out', async () => {
     mkdirSync(join(world.root, 'race'));
     writeFileSync(join(world.root, 'race', 'secret.txt'), insideSecret);
@@ -196,5 +208,46 @@ describe('LocalEnvironment parents of a write', () => {
       'PATH_OUTSIDE_ROOT',
     );
     expect(existsSync(join(world.outside, 'new'))).toBe(false);
+  });
+});
+
+describe('LocalEnvironment file kinds', () => {
+  it('refuses to write a FIFO without waiting for a reader', async () => {
+    execFileSync('mkfifo', [join(world.root, 'pipe')]);
+    const environment = new LocalEnvironment({ root: world.root });
+    expect(await codeOf(environment.writeFile('pipe', 'x'))).toBe('INVALID_PATH');
+    expect(await codeOf(environment.readFile('pipe'))).toBe('INVALID_PATH');
+  });
+
+  it('refuses to read or write a directory, the root included', async () => {
+    const environment = new LocalEnvironment({ root: world.root });
+    expect(await codeOf(environment.readFile('src'))).toBe('INVALID_PATH');
+    expect(await codeOf(environment.writeFile('src', 'x'))).toBe('INVALID_PATH');
+    expect(await codeOf(environment.writeFile('.', 'x'))).toBe('INVALID_PATH');
+    expect(await codeOf(environment.readFile('.'))).toBe('INVALID_PATH');
+  });
+});
+
+describe('confined walk', () => {
+  // Only Linux has /proc/self/fd; this guards against the strong mode being silently lost there.
+  it.runIf(process.platform === 'linux')('goes through descriptors on Linux, never by name', () => {
+    expect(describeRoot(world.root, statSync(world.root)).throughDescriptors).toBe(true);
+  });
+
+  it('walks by name where descriptors cannot be used, still refusing links', async () => {
+    const root = { ...describeRoot(world.root, statSync(world.root)), throughDescriptors: false };
+    const directory = await walkDirectories(root, await openRoot(root), ['src'], false);
+    await directory.handle.close();
+    expect(directory.through).toBe(join(world.root, 'src'));
+    await expect(walkDirectories(root, await openRoot(root), ['link-dir-out'], false)).rejects.toThrow(
+      PathChangedError,
+    );
+  });
+
+  it('refuses a root that was replaced by another directory', async () => {
+    const root = describeRoot(world.root, statSync(world.root));
+    renameSync(world.root, `${world.root}.old`);
+    mkdirSync(world.root);
+    expect(await codeOf(openRoot(root))).toBe('PATH_OUTSIDE_ROOT');
   });
 });

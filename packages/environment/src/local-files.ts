@@ -2,7 +2,13 @@ import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { readdir } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
-import { type ConfinedRoot, openChild, openRoot, walkDirectories } from './confined-walk.js';
+import {
+  type ConfinedRoot,
+  openChild,
+  openRoot,
+  PathChangedError,
+  walkDirectories,
+} from './confined-walk.js';
 import type {
   DirectoryEntry,
   DirectoryListing,
@@ -166,7 +172,7 @@ async function openForWriting(
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  throw Object.assign(new Error('the file kept appearing and disappearing'), { code: 'EAGAIN' });
+  throw new PathChangedError(parent.relative === '.' ? name : `${parent.relative}/${name}`);
 }
 
 /** The directories above a workspace-relative path and its last name (none for the root). */

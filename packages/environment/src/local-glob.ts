@@ -38,7 +38,10 @@ export async function globLocal(root: ConfinedRoot, pattern: string): Promise<Gl
     if ((error as { code?: unknown }).code === 'PATH_OUTSIDE_ROOT') throw error;
     return { paths: [] };
   }
-  const prefix = base.split('/').filter((segment) => segment !== '').join('/');
+  const prefix = base
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/');
   const paths: string[] = [];
   const limits = { maxDepth: depthOf(rest), dotDirectories: mentionsDotNames(rest) };
   try {
