@@ -114,7 +114,8 @@ describe.runIf(process.platform === 'linux')('LocalEnvironment under a symlink-s
     const refusalCodes = new Set<string>();
     const worker = async (index: number) => {
       for (let round = 0; !finished; round++) {
-        const name = `race/w${index}-${round}.txt`;
+        // Every other write also makes a parent directory, which must not be made outside either.
+        const name = round % 2 === 0 ? `race/w${index}-${round}.txt` : `race/d${index}-${round}/w.txt`;
         const outcomes = await Promise.allSettled([
           environment.readFile('race/secret.txt'),
           environment.writeFile(name, `written ${name}\n`),
