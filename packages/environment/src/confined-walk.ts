@@ -32,8 +32,8 @@ export interface DirectoryStep {
 
 /**
  * Raised when a component of an already-resolved path turned out to be a symbolic link (or kept
- * vanishing) when it was opened: something changed the tree between the check and the open. The caller resolves
- * the path again and retries, or gives up with a clear error.
+ * vanishing) when it was opened: something changed the tree between the check and the open. The
+ * caller resolves the path again and retries, or gives up with a clear error.
  */
 export class PathChangedError extends Error {
   constructor(readonly component: string) {

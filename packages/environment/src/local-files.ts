@@ -1,9 +1,10 @@
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { readdir } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
 import {
   type ConfinedRoot,
+  type DirectoryStep,
   openChild,
   openRoot,
   PathChangedError,
@@ -134,9 +135,9 @@ export async function listLocalDirectory(
       name === undefined ? parents : [...parents, name],
       false,
     );
-    let dirents: Awaited<ReturnType<typeof listEntries>>;
+    let dirents: Dirent[];
     try {
-      dirents = await listEntries(directory.through);
+      dirents = await readdir(directory.through, { withFileTypes: true });
     } finally {
       await directory.handle.close();
     }
@@ -151,12 +152,8 @@ export async function listLocalDirectory(
   }
 }
 
-function listEntries(path: string) {
-  return readdir(path, { withFileTypes: true });
-}
-
 async function openForWriting(
-  parent: Awaited<ReturnType<typeof walkDirectories>>,
+  parent: DirectoryStep,
   name: string,
 ): Promise<{ handle: FileHandle; created: boolean }> {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NONBLOCK } = constants;
