@@ -220,13 +220,6 @@ describe('LocalEnvironment file kinds', () => {
     expect(await codeOf(environment.readFile('pipe'))).toBe('INVALID_PATH');
   });
 
-  it('refuses to read or write a directory, the root included', async () => {
-    const environment = new LocalEnvironment({ root: world.root });
-    expect(await codeOf(environment.readFile('src'))).toBe('INVALID_PATH');
-    expect(await codeOf(environment.writeFile('src', 'x'))).toBe('INVALID_PATH');
-    expect(await codeOf(environment.writeFile('.', 'x'))).toBe('INVALID_PATH');
-    expect(await codeOf(environment.readFile('.'))).toBe('INVALID_PATH');
-  });
 });
 
 describe('confined walk', () => {
