@@ -219,7 +219,6 @@ describe('LocalEnvironment file kinds', () => {
     expect(await codeOf(environment.writeFile('pipe', 'x'))).toBe('INVALID_PATH');
     expect(await codeOf(environment.readFile('pipe'))).toBe('INVALID_PATH');
   });
-
 });
 
 describe('confined walk', () => {
