@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { ToolgateError } from '@toolgate/core';
 import picomatch from 'picomatch';
 import {
   type ConfinedRoot,
@@ -35,7 +36,8 @@ export async function globLocal(root: ConfinedRoot, pattern: string): Promise<Gl
     }
     start = await walkDirectories(root, await openRoot(root), components, false);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'PATH_OUTSIDE_ROOT') throw error;
+    // A refusal is reported; a base that is missing, not a directory or changing matches nothing.
+    if (ToolgateError.is(error)) throw error;
     return { paths: [] };
   }
   const prefix = base

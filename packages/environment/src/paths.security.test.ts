@@ -128,6 +128,7 @@ describe('LocalEnvironment symlink confinement', () => {
   });
 
   it('refuses a loop of symlinks as INVALID_PATH', async () => {
+    expect(await codeOf(environment().glob('loop-a/*'))).toBe('INVALID_PATH');
     expect(await codeOf(environment().readFile('loop-a'))).toBe('INVALID_PATH');
     expect(await codeOf(environment().writeFile('loop-a', 'x'))).toBe('INVALID_PATH');
   });
