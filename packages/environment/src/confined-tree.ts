@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import type { ConfinedRoot } from './confined-walk.js';
+import { isInside } from './path-rules.js';
 
 const directoryFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const fileFlags = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
@@ -72,7 +73,7 @@ function* visit(
     const child = `${through}/${entry.name}`;
     if (entry.isDirectory()) {
       if (options.skipDirectories?.has(entry.name)) continue;
-      const opened = tryOpen(child, directoryFlags);
+      const opened = tryOpen(root, child, directoryFlags);
       if (opened === undefined) continue;
       open.push(opened);
       try {
@@ -82,7 +83,7 @@ function* visit(
         closeSync(opened);
       }
     } else if (entry.isFile() && (options.include?.(path) ?? true)) {
-      const opened = tryOpen(child, fileFlags);
+      const opened = tryOpen(root, child, fileFlags);
       if (opened === undefined) continue;
       try {
         const stats = fstatSync(opened);
@@ -100,10 +101,27 @@ function readEntries(path: string) {
   return readdirSync(path, { withFileTypes: true });
 }
 
-function tryOpen(path: string, flags: number): number | undefined {
+/**
+ * Opens `path` without following a final link. Where descriptors cannot be resolved, the name is
+ * checked after the open to lead, inside the root, to the very file opened (see `confined-walk.ts`).
+ */
+function tryOpen(root: ConfinedRoot, path: string, flags: number): number | undefined {
+  let descriptor: number;
   try {
-    return openSync(path, flags);
+    descriptor = openSync(path, flags);
   } catch {
     return undefined;
   }
+  if (root.throughDescriptors) return descriptor;
+  try {
+    const opened = fstatSync(descriptor, { bigint: true });
+    const real = realpathSync(path);
+    const named = statSync(real, { bigint: true });
+    if (isInside(root.absolute, real) && named.dev === opened.dev && named.ino === opened.ino)
+      return descriptor;
+  } catch {
+    // Gone or changed meanwhile: refused below.
+  }
+  closeSync(descriptor);
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
+import { isInside } from './path-rules.js';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 const directoryOnly = constants.O_DIRECTORY ?? 0;
@@ -120,12 +121,15 @@ export async function openSubdirectory(
 ): Promise<DirectoryStep> {
   const path = childOf(parent, name);
   const relative = parent.relative === '.' ? name : `${parent.relative}/${name}`;
-  let handle: FileHandle;
+  let opened: { handle: FileHandle; made: boolean };
   try {
-    handle = await openDirectory(path, relative, create);
+    opened = await openDirectory(path, relative, create);
   } catch (error) {
     throw await explainOpenError(error, path, relative);
   }
+  const { handle, made } = opened;
+  if (!root.throughDescriptors)
+    await verifyByName(root, handle, path, relative, made ? 'directory' : undefined);
   return { handle, through: root.throughDescriptors ? descriptorPath(handle) : path, relative };
 }
 
@@ -134,33 +138,78 @@ export async function openSubdirectory(
  * there is refused (as {@link PathChangedError}) instead of followed.
  */
 export async function openChild(
+  root: ConfinedRoot,
   parent: DirectoryStep,
   name: string,
   flags: number,
   mode?: number,
 ): Promise<FileHandle> {
   const path = childOf(parent, name);
+  const relative = parent.relative === '.' ? name : `${parent.relative}/${name}`;
+  let handle: FileHandle;
   try {
-    return await open(path, flags | noFollow, mode);
+    handle = await open(path, flags | noFollow, mode);
   } catch (error) {
-    const relative = parent.relative === '.' ? name : `${parent.relative}/${name}`;
     throw await explainOpenError(error, path, relative);
   }
+  if (!root.throughDescriptors) {
+    await verifyByName(root, handle, path, relative, (flags & constants.O_EXCL) !== 0 ? 'file' : undefined);
+  }
+  return handle;
 }
 
-async function openDirectory(path: string, relative: string, create: boolean): Promise<FileHandle> {
+/**
+ * Where descriptors cannot be resolved (no `/proc/self/fd`), a step opened by name is checked
+ * after the open: the name must now resolve inside the root to the very file that was opened
+ * (same device and inode; directories and the files accepted here have one name only). Otherwise
+ * the descriptor is closed, a file or directory this call just created is removed if it can still
+ * be found by its name, and the tree is reported as changed.
+ */
+async function verifyByName(
+  root: ConfinedRoot,
+  handle: FileHandle,
+  path: string,
+  relative: string,
+  created: 'file' | 'directory' | undefined,
+): Promise<void> {
+  const opened = await handle.stat({ bigint: true });
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined && isInside(root.absolute, real)) {
+    const named = await stat(real, { bigint: true }).catch(() => undefined);
+    if (named !== undefined && named.dev === opened.dev && named.ino === opened.ino) return;
+  }
+  await handle.close();
+  if (created !== undefined) {
+    const now = await lstat(path, { bigint: true }).catch(() => undefined);
+    if (now !== undefined && now.dev === opened.dev && now.ino === opened.ino) {
+      await (created === 'file' ? unlink(path) : rmdir(path)).catch(() => {});
+    }
+  }
+  throw new PathChangedError(relative);
+}
+
+async function openDirectory(
+  path: string,
+  relative: string,
+  create: boolean,
+): Promise<{ handle: FileHandle; made: boolean }> {
   const flags = constants.O_RDONLY | directoryOnly | noFollow;
   try {
-    return await open(path, flags);
+    return { handle: await open(path, flags), made: false };
   } catch (error) {
     if (!create || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  return open(path, flags).catch((error: unknown) => {
+  const made = await mkdir(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+      return false;
+    },
+  );
+  const handle = await open(path, flags).catch((error: unknown) => {
     throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new PathChangedError(relative) : error;
   });
+  return { handle, made };
 }
 
 /**

@@ -47,7 +47,7 @@ export async function readLocalFile(
     const parent = await walkDirectories(root, await openRoot(root), parents, false);
     let handle: FileHandle;
     try {
-      handle = await openChild(parent, name, constants.O_RDONLY | constants.O_NONBLOCK);
+      handle = await openChild(root, parent, name, constants.O_RDONLY | constants.O_NONBLOCK);
     } finally {
       await parent.handle.close();
     }
@@ -94,7 +94,7 @@ export async function writeLocalFile(
     const parent = await walkDirectories(root, await openRoot(root), parents, true);
     let opened: { handle: FileHandle; created: boolean };
     try {
-      opened = await openForWriting(parent, name);
+      opened = await openForWriting(root, parent, name);
     } finally {
       await parent.handle.close();
     }
@@ -153,18 +153,22 @@ export async function listLocalDirectory(
 }
 
 async function openForWriting(
+  root: ConfinedRoot,
   parent: DirectoryStep,
   name: string,
 ): Promise<{ handle: FileHandle; created: boolean }> {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NONBLOCK } = constants;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return { handle: await openChild(parent, name, O_WRONLY | O_CREAT | O_EXCL, 0o666), created: true };
+      return {
+        handle: await openChild(root, parent, name, O_WRONLY | O_CREAT | O_EXCL, 0o666),
+        created: true,
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     try {
-      return { handle: await openChild(parent, name, O_WRONLY | O_NONBLOCK), created: false };
+      return { handle: await openChild(root, parent, name, O_WRONLY | O_NONBLOCK), created: false };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
