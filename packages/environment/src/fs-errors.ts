@@ -29,6 +29,12 @@ export function fileError(error: unknown, path: string, action: string): unknown
         `cannot ${action} ${quoted}: it is (or became) a symbolic link, which is never followed here`,
         { cause: error },
       );
+    case 'ENXIO':
+      return new ToolgateError(
+        'INVALID_PATH',
+        `cannot ${action} ${quoted}: it is a FIFO or socket with nothing on the other end, not a regular file`,
+        { cause: error },
+      );
     case 'EACCES':
     case 'EPERM':
       return new ToolgateError('INVALID_PATH', `cannot ${action} ${quoted}: permission denied`, {

@@ -1,6 +1,7 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
+import { type ConfinedRoot, describeRoot, PathChangedError } from './confined-walk.js';
 import type {
   DirectoryListing,
   Environment,
@@ -22,8 +23,10 @@ import { listLocalDirectory, readLocalFile, writeLocalFile } from './local-files
 import { globLocal } from './local-glob.js';
 import { resolveLocalPath } from './local-resolve.js';
 import { type SearchEngine, searchLocal } from './local-search.js';
-import { outsideRoot } from './path-rules.js';
+import { outsideRoot, pathKeptChanging } from './path-rules.js';
 import { hostAllowList } from './url-rules.js';
+
+const maxConfinementAttempts = 3;
 
 /** What a {@link LocalEnvironment} is built with. Every cap has a default. */
 export interface LocalEnvironmentOptions {
@@ -43,6 +46,12 @@ export interface LocalEnvironmentOptions {
   maxOutputBytes?: number;
   /** The largest file `readFile` reads. Default 32 MiB. */
   maxReadBytes?: number;
+  /**
+   * Let `readFile` read a regular file that has more than one hard link. Default false: such a file
+   * may also be reachable from outside the root, so reading it could disclose a file outside.
+   * Writing one is always refused.
+   */
+  allowHardLinkedReads?: boolean;
   /** Hosts that may be reached even at internal addresses: `api.local`, `127.0.0.1:8080`, `*.corp`. */
   allowHosts?: readonly string[];
   /** Resolves host names. Default: the system resolver. Inject one in tests. */
@@ -74,13 +83,15 @@ export class LocalEnvironment implements Environment {
   readonly #options: LocalEnvironmentOptions;
   readonly #commandEnv: Record<string, string>;
   readonly #network: NetworkRules;
+  readonly #confinedRoot: ConfinedRoot;
 
   constructor(options: LocalEnvironmentOptions) {
     let root: string;
+    let rootStats: Stats;
     try {
       root = realpathSync(resolve(options.root));
-      if (!statSync(root).isDirectory())
-        throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      rootStats = statSync(root);
+      if (!rootStats.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     } catch (error) {
       throw new ToolgateError(
         'NOT_FOUND',
@@ -89,6 +100,7 @@ export class LocalEnvironment implements Environment {
       );
     }
     this.root = root;
+    this.#confinedRoot = describeRoot(root, rootStats);
     this.#options = options;
     this.#commandEnv = scrubbedEnvironment(options.inheritEnv ?? defaultInheritedVariables, options.env);
     this.#network = {
@@ -111,20 +123,41 @@ export class LocalEnvironment implements Environment {
     return resolved;
   }
 
+  /**
+   * Resolves and checks `path`, then runs a file operation that opens it from the root without
+   * following links. If the tree changed in between (a directory became a symlink), the path is
+   * resolved and checked again, a few times, before giving up.
+   */
+  async #withConfined<T>(path: string, operation: (target: ResolvedPath) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const target = await this.#confine(path);
+      try {
+        return await operation(target);
+      } catch (error) {
+        if (!(error instanceof PathChangedError)) throw error;
+        if (attempt >= maxConfinementAttempts) throw pathKeptChanging(path, error);
+      }
+    }
+  }
+
   async readFile(path: string, options?: ReadFileOptions): Promise<FileContent> {
-    return readLocalFile(await this.#confine(path), options, this.#options.maxReadBytes ?? 32 * 1024 * 1024);
+    const rules = {
+      maxBytes: this.#options.maxReadBytes ?? 32 * 1024 * 1024,
+      allowHardLinkedReads: this.#options.allowHardLinkedReads === true,
+    };
+    return this.#withConfined(path, (target) => readLocalFile(this.#confinedRoot, target, options, rules));
   }
 
   async writeFile(path: string, content: string): Promise<WriteResult> {
-    return writeLocalFile(await this.#confine(path), content);
+    return this.#withConfined(path, (target) => writeLocalFile(this.#confinedRoot, target, content));
   }
 
   async listDirectory(path = '.'): Promise<DirectoryListing> {
-    return listLocalDirectory(await this.#confine(path));
+    return this.#withConfined(path, (target) => listLocalDirectory(this.#confinedRoot, target));
   }
 
   glob(pattern: string): Promise<GlobResult> {
-    return globLocal(this.root, pattern);
+    return globLocal(this.#confinedRoot, pattern);
   }
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {

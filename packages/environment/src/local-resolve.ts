@@ -33,10 +33,11 @@ async function resolveExisting(start: string, original: string): Promise<string>
     }
     const stats = await lstat(head).catch(() => undefined);
     if (stats?.isSymbolicLink()) {
-      const target = await readlink(head);
-      const parent = await realpath(dirname(head));
-      head = resolve(parent, target);
       hops++;
+      // The link may be replaced between lstat and readlink (the tree is changing): look again.
+      const target = await readlink(head).catch(changedMeanwhile);
+      const parent = await realpath(dirname(head)).catch(changedMeanwhile);
+      if (target !== undefined && parent !== undefined) head = resolve(parent, target);
       continue;
     }
     const parent = dirname(head);
@@ -45,6 +46,11 @@ async function resolveExisting(start: string, original: string): Promise<string>
     head = parent;
   }
   throw symlinkLoop(original);
+}
+
+function changedMeanwhile(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT' || error.code === 'EINVAL' || error.code === 'ENOTDIR') return undefined;
+  throw error;
 }
 
 function symlinkLoop(path: string): ToolgateError {

@@ -40,8 +40,22 @@ export function outsideRoot(path: string, resolved: string, root: string): Toolg
 }
 
 /**
+ * The error for a path whose directories kept being replaced by symbolic links between the check
+ * and the open. Nothing was read or written; the symlink was not followed.
+ */
+export function pathKeptChanging(path: string, cause: Error): ToolgateError {
+  return new ToolgateError(
+    'PATH_OUTSIDE_ROOT',
+    `the path ${JSON.stringify(path)} kept changing while it was being opened (${cause.message}); ` +
+      'symbolic links that appear after a path is checked are never followed, so nothing was read ' +
+      'or written. Try again once nothing is renaming directories in the workspace',
+    { cause },
+  );
+}
+
+/**
  * Refuses a glob pattern that could reach outside the root: absolute patterns, `..` segments, and
- * NUL bytes. Returns the pattern without a leading `./`.
+ * NUL bytes. Returns the pattern without a leading `./` and with repeated slashes collapsed.
  */
 export function assertGlobPattern(pattern: unknown, what = 'glob pattern'): string {
   assertPathText(pattern, what);
@@ -60,7 +74,7 @@ export function assertGlobPattern(pattern: unknown, what = 'glob pattern'): stri
       `the ${what} ${JSON.stringify(pattern)} climbs out with ".."; patterns stay inside the workspace root`,
     );
   }
-  return pattern.replace(/^(\.\/)+/, '');
+  return pattern.replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, '');
 }
 
 /** The options every glob match uses, in both environments: dotfiles only when named, case-sensitive. */

@@ -85,6 +85,18 @@ describe.each(environments)('%s path confinement', (_name, make) => {
     },
   );
 
+  it('refuses to read or write a directory, the root included, as INVALID_PATH', async () => {
+    const environment = make();
+    for (const path of ['src', '.']) {
+      expect(await codeOf(environment.readFile(path))).toBe('INVALID_PATH');
+      expect(await codeOf(environment.writeFile(path, 'x'))).toBe('INVALID_PATH');
+    }
+  });
+
+  it('collapses repeated slashes in glob patterns', async () => {
+    expect((await make().glob('src//a.ts')).paths).toEqual(['src/a.ts']);
+  });
+
   it('resolves ws/../x lexically to a path outside ws, never matching ws/**', async () => {
     expect((await make().resolvePath('src/../README.md')).path).toBe('README.md');
   });
@@ -116,6 +128,7 @@ describe('LocalEnvironment symlink confinement', () => {
   });
 
   it('refuses a loop of symlinks as INVALID_PATH', async () => {
+    expect(await codeOf(environment().glob('loop-a/*'))).toBe('INVALID_PATH');
     expect(await codeOf(environment().readFile('loop-a'))).toBe('INVALID_PATH');
     expect(await codeOf(environment().writeFile('loop-a', 'x'))).toBe('INVALID_PATH');
   });

@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { linkSync, mkdirSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { confinedFiles } from './confined-tree.js';
+import { describeRoot } from './confined-walk.js';
+import { makeWorld, type TempWorld } from './testing/index.js';
+
+let world: TempWorld;
+let swapper: ChildProcess | undefined;
+beforeEach(() => {
+  world = makeWorld();
+});
+afterEach(() => {
+  if (swapper !== undefined && swapper.exitCode === null && swapper.signalCode === null)
+    swapper.kill('SIGKILL');
+  swapper = undefined;
+  world.cleanup();
+});
+
+function contentOf(descriptor: number, size: number): string {
+  const bytes = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const read = readSync(descriptor, bytes, filled, size - filled, filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return bytes.toString('utf8', 0, filled);
+}
+
+function walk(options: Parameters<typeof confinedFiles>[1] = {}, byName = false): Map<string, string> {
+  const described = describeRoot(world.root, statSync(world.root));
+  const root = byName ? { ...described, throughDescriptors: false } : described;
+  const files = new Map<string, string>();
+  for (const file of confinedFiles(root, options))
+    files.set(file.path, contentOf(file.descriptor, file.size));
+  return files;
+}
+
+describe('confinedFiles', () => {
+  it('yields the regular files inside the root, never through a symlink, with their content', () => {
+    mkdirSync(join(world.root, '.git'));
+    writeFileSync(join(world.root, '.git', 'config'), 'moss\n');
+    linkSync(join(world.outside, 'secret.txt'), join(world.root, 'hard-link-out.txt'));
+    const files = walk({ skipDirectories: new Set(['.git']) });
+    expect([...files.keys()].sort()).toEqual(['README.md', 'docs/notes.md', 'src/a.ts', 'src/b.ts']);
+    expect(files.get('docs/notes.md')).toBe('the moss grows\n');
+  });
+
+  it('yields hard-linked files only when allowed, and opens only the files included', () => {
+    linkSync(join(world.outside, 'secret.txt'), join(world.root, 'hard-link-out.txt'));
+    expect(walk({ allowHardLinks: true }).get('hard-link-out.txt')).toBe('outside secret\n');
+    expect([...walk({ include: (path) => path.endsWith('.ts') }).keys()].sort()).toEqual([
+      'src/a.ts',
+      'src/b.ts',
+    ]);
+  });
+});
+
+/** Each walk must see the inside file this often while the swapper runs, so the test is not vacuous. */
+const wantedWalks = 150;
+
+// Descriptor paths exist on Linux only (see the README); the walk by name, verified after each open,
+// is what other systems use, and runs here too.
+describe.runIf(process.platform === 'linux')('confinedFiles under a symlink-swap race', () => {
+  it.each([
+    ['through descriptors', false],
+    ['by name, verified', true],
+  ])(
+    'never yields a file outside the root (%s) while a directory is swapped with a link leading out',
+    async (_mode, byName) => {
+      mkdirSync(join(world.root, 'race'));
+      writeFileSync(join(world.root, 'race', 'secret.txt'), 'inside race secret\n');
+      writeFileSync(join(world.outside, 'marker-outside.txt'), 'only outside\n');
+      // Files read before the walk reaches `race` widen the window between listing the root and entering it.
+      for (let index = 0; index < 40; index++)
+        writeFileSync(join(world.root, `filler-${index}.txt`), 'moss\n');
+      const stopFile = join(world.base, 'stop-swapping');
+      const script = new URL('./testing-fixtures/swap-directory.mjs', import.meta.url).pathname;
+      const child = spawn(process.execPath, [script, world.root, world.outside, stopFile, '45000'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      swapper = child;
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+      while (!output.includes('ready\n') && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 10));
+
+      let walks = 0;
+      let sawInside = 0;
+      let outside = 0;
+      while (sawInside < wantedWalks && child.exitCode === null) {
+        const files = walk({}, byName);
+        walks++;
+        if (files.get('race/secret.txt') === 'inside race secret\n') sawInside++;
+        for (const [path, content] of files) {
+          if (path.includes('marker-outside') || content.includes('outside')) outside++;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      writeFileSync(stopFile, '');
+      await exited;
+      const swaps = Number(/swaps (\d+)/.exec(output)?.[1] ?? 0);
+
+      expect(outside).toBe(0);
+      expect(sawInside).toBe(wantedWalks);
+      expect(swaps).toBeGreaterThan(100);
+      // The attack reached the walk: some walks met the link (or the gap) and did not see the file.
+      expect(walks).toBeGreaterThan(sawInside);
+    },
+    90_000,
+  );
+});
