@@ -5,7 +5,7 @@ import { ChainState, type Clock, Wakeup } from './chain-state.js';
 import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
 import { readLines } from './lines.js';
-import { acquireLock } from './lock.js';
+import { lockLedger } from './lock.js';
 import { scanLedgerFile, type TornTail } from './scan.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
@@ -31,7 +31,7 @@ interface Waiter {
 
 /**
  * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
- * write. One writer at a time, enforced by a `<file>.lock` lock file. On open the chain is
+ * write. One writer at a time, enforced by an exclusive OS lock on the file itself. On open the chain is
  * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered},
  * a bad record anywhere else is an error.
  *
@@ -94,10 +94,11 @@ export class FileStore implements LedgerStore {
         `durability ${JSON.stringify(durability)} is not one of "always", "batch", "none"`,
       );
     }
-    const release = acquireLock(path);
     let fd: number | undefined;
+    let release: (() => void) | undefined;
     try {
       fd = openSync(path, 'a+');
+      release = lockLedger(fd, path);
       const chain = new ChainState(options.clock);
       const offsets: number[] = [];
       const scan = await scanLedgerFile(path, (event, start) => {
@@ -112,8 +113,8 @@ export class FileStore implements LedgerStore {
       const state = { fd, release, chain, offsets, size: scan.size };
       return new FileStore(path, options, scan.torn ? { ...state, torn: scan.torn } : state);
     } catch (error) {
+      release?.();
       if (fd !== undefined) closeSync(fd);
-      release();
       if (ToolgateError.is(error)) throw error;
       throw new ToolgateError(
         'LEDGER_UNAVAILABLE',
@@ -190,8 +191,8 @@ export class FileStore implements LedgerStore {
     try {
       if (!this.#broken && this.durability !== 'none') await this.#sync();
     } finally {
-      closeSync(this.#fd);
       this.#release();
+      closeSync(this.#fd);
       this.#wakeup.wake();
     }
   }
