@@ -32,7 +32,8 @@ interface Waiter {
 /**
  * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
  * write. One writer at a time, enforced by an exclusive OS lock on the file itself. On open the chain is
- * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered},
+ * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered}, a
+ * whole last record missing only its newline is kept and the newline added ({@link newlineAdded}),
  * a bad record anywhere else is an error.
  *
  * @example
@@ -46,6 +47,11 @@ export class FileStore implements LedgerStore {
   readonly durability: Durability;
   /** The torn last line cut off when the file was opened, if there was one. */
   readonly recovered: TornTail | undefined;
+  /**
+   * The seq of the last record when it was whole but lacked its newline when the file was opened:
+   * it was kept and the newline written.
+   */
+  readonly newlineAdded: number | undefined;
   readonly #fd: number;
   readonly #release: () => void;
   readonly #chain: ChainState;
@@ -69,6 +75,7 @@ export class FileStore implements LedgerStore {
       offsets: number[];
       size: number;
       torn?: TornTail;
+      newlineAdded?: number;
     },
   ) {
     this.path = path;
@@ -79,6 +86,7 @@ export class FileStore implements LedgerStore {
     this.#offsets = state.offsets;
     this.#size = state.size;
     this.recovered = state.torn;
+    this.newlineAdded = state.newlineAdded;
   }
 
   /**
@@ -106,12 +114,21 @@ export class FileStore implements LedgerStore {
         offsets.push(start);
       });
       if (scan.fault) throw faultError(scan.fault, path);
+      let size = scan.size;
       if (scan.torn) {
-        ftruncateSync(fd, scan.size);
+        ftruncateSync(fd, size);
         fsyncSync(fd);
       }
-      const state = { fd, release, chain, offsets, size: scan.size };
-      return new FileStore(path, options, scan.torn ? { ...state, torn: scan.torn } : state);
+      if (scan.unterminated !== undefined) {
+        writeSync(fd, '\n'); // the file is open for appending: this lands at its end
+        fsyncSync(fd);
+        size += 1;
+      }
+      const state = { fd, release, chain, offsets, size };
+      if (scan.torn) return new FileStore(path, options, { ...state, torn: scan.torn });
+      if (scan.unterminated !== undefined)
+        return new FileStore(path, options, { ...state, newlineAdded: scan.unterminated });
+      return new FileStore(path, options, state);
     } catch (error) {
       release?.();
       if (fd !== undefined) closeSync(fd);
