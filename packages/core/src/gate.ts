@@ -1,6 +1,6 @@
 import { AgentHandle } from './agent-handle.js';
 import { messageOf, ToolgateError } from './errors.js';
-import { type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
+import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import {
   type Policy,
@@ -36,7 +36,10 @@ export interface ToolGateOptions {
   recorder?: Recorder;
   /** Makes call ids. Default: `crypto.randomUUID`; inject a counter for byte-identical ledgers. */
   callIds?: () => string;
-  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  /**
+   * The cap on one output's JSON text, in characters, as returned (escaping counted). An error
+   * message is capped to as many JSON-escaped characters, plus a marker. Default 100,000.
+   */
   maxOutputChars?: number;
 }
 
@@ -213,7 +216,7 @@ export class ToolGate {
     const result: ToolResult =
       'output' in outcome
         ? { callId, tool, isError: false, output: outcome.output }
-        : { callId, tool, isError: true, error: errorData(outcome.error) };
+        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxOutputChars) };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
     return recorded instanceof Promise ? recorded.then(() => result) : result;
@@ -239,7 +242,8 @@ function recordable(parameters: unknown): JsonValue {
   }
 }
 
-function errorData(error: unknown): ToolErrorData {
-  if (ToolgateError.is(error)) return { code: error.code, message: error.message };
-  return { code: 'TOOL_FAILED', message: messageOf(error) };
+/** The error a model reads, its message capped like an output (a 2 MB command must not come back whole). */
+function errorData(error: unknown, maxChars: number): ToolErrorData {
+  const message = capJsonText(ToolgateError.is(error) ? error.message : messageOf(error), maxChars).text;
+  return { code: ToolgateError.is(error) ? error.code : 'TOOL_FAILED', message };
 }
