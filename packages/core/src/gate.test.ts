@@ -239,7 +239,7 @@ describe('AgentHandle.callTool', () => {
       .forAgent({ name: 'a', tools: ['flood'] })
       .callTool('flood');
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
-    const output = (result as { output: { omittedChars: number; text: string } }).output;
+    const output = (result as unknown as { output: { omittedChars: number; text: string } }).output;
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(100);
     const kept = output.text.slice(0, output.text.indexOf('\n[… truncated'));
     expect(output.omittedChars).toBe(JSON.stringify({ text: 'x'.repeat(5000) }).length - kept.length);
