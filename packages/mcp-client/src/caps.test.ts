@@ -12,7 +12,7 @@ describe('remote output caps through a real stdio server, the resolver and the g
     const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 1000 });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
-    const output = (result as { output: Capped }).output;
+    const output = (result as unknown as { output: Capped }).output;
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(1000);
     expect(output.text.startsWith('{"text":"xxx')).toBe(true); // the remote output's JSON, not a wrapper's
     expect(output.text.match(/\[… truncated/g)).toHaveLength(1);
@@ -24,7 +24,7 @@ describe('remote output caps through a real stdio server, the resolver and the g
     const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 3000 });
     const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 500 });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
-    const output = (result as { output: Capped }).output;
+    const output = (result as unknown as { output: Capped }).output;
     expect(Object.keys(output).sort()).toEqual(['omittedChars', 'text', 'truncated']);
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(500);
     expect(output.text.startsWith('{"text":"xxx')).toBe(true);
