@@ -35,7 +35,7 @@ const registry = new ToolRegistry()
     }),
   );
 
-const agent = new ToolGate(registry, { maxOutputChars: 100_000 }).forAgent({
+const agent = new ToolGate(registry, { maxOutputChars: 100_000, maxErrorChars: 10_000 }).forAgent({
   name: 'a',
   tools: ['quotes', 'echo_fail', 'throw_plain'],
 });
@@ -53,17 +53,27 @@ describe('the gate caps what it returns', () => {
     expect(result).toMatchObject({ isError: true, error: { code: 'COMMAND_FAILED' } });
     const message = (result as { error: { message: string } }).error.message;
     expect(message.startsWith('the command echo xxx')).toBe(true);
+    expect(JSON.stringify(message.slice(0, message.indexOf('\n[… truncated'))).length - 2).toBe(10_000);
     expect(message).toMatch(/\n\[… truncated: \d+ more characters not shown\]$/);
     const omitted = Number(/truncated: (\d+) more/.exec(message)![1]);
     expect(message.indexOf('\n[… truncated') + omitted).toBe(`the command ${command} failed`.length);
-    expect(JSON.stringify(message).length).toBeLessThan(100_100);
+    expect(JSON.stringify(message).length).toBeLessThan(10_100);
+  });
+
+  it('caps error messages at 10,000 characters by default, apart from the output cap', async () => {
+    const gate = new ToolGate(registry, { maxOutputChars: 50 });
+    const result = await gate.forAgent({ name: 'a', tools: ['echo_fail'] }).callTool('echo_fail', {
+      command: 'x'.repeat(20_000),
+    });
+    const message = (result as { error: { message: string } }).error.message;
+    expect(message.indexOf('\n[… truncated')).toBe(10_000);
   });
 
   it('caps the message of a plain thrown error by its escaped length', async () => {
     const result = await agent.callTool('throw_plain', { size: 500_000 });
     const message = (result as { error: { message: string } }).error.message;
     expect(result).toMatchObject({ isError: true, error: { code: 'TOOL_FAILED' } });
-    expect(JSON.stringify(message).length).toBeLessThan(100_100);
+    expect(JSON.stringify(message).length).toBeLessThan(10_100);
     const omitted = Number(/truncated: (\d+) more characters not shown\]$/.exec(message)![1]);
     const prefix = 'tool "throw_plain" failed: ';
     expect(message.startsWith(prefix)).toBe(true);

@@ -36,11 +36,13 @@ export interface ToolGateOptions {
   recorder?: Recorder;
   /** Makes call ids. Default: `crypto.randomUUID`; inject a counter for byte-identical ledgers. */
   callIds?: () => string;
-  /**
-   * The cap on one output's JSON text, in characters, as returned (escaping counted). An error
-   * message is capped to as many JSON-escaped characters, plus a marker. Default 100,000.
-   */
+  /** The cap on one output's JSON text, in characters, as returned (escaping counted). Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one error message, in JSON-escaped characters, plus a marker. Default 10,000. Apart
+   * from `maxOutputChars`, so a replay (which lifts the output cap) words errors the same way.
+   */
+  maxErrorChars?: number;
 }
 
 /** The outcome of a call through an agent handle: an output, or an error the model can read. */
@@ -68,6 +70,7 @@ export class ToolGate {
   readonly policy: Policy;
   readonly recorder: Recorder;
   readonly maxOutputChars: number;
+  readonly maxErrorChars: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
 
@@ -76,6 +79,7 @@ export class ToolGate {
     this.policy = options.policy ?? policies.allowAll();
     this.recorder = options.recorder ?? noopRecorder;
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
+    this.maxErrorChars = options.maxErrorChars ?? 10_000;
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
   }
@@ -216,7 +220,7 @@ export class ToolGate {
     const result: ToolResult =
       'output' in outcome
         ? { callId, tool, isError: false, output: outcome.output }
-        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxOutputChars) };
+        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars) };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
     return recorded instanceof Promise ? recorded.then(() => result) : result;
@@ -242,7 +246,7 @@ function recordable(parameters: unknown): JsonValue {
   }
 }
 
-/** The error a model reads, its message capped like an output (a 2 MB command must not come back whole). */
+/** The error a model reads, its message capped (a 2 MB command must not come back whole). */
 function errorData(error: unknown, maxChars: number): ToolErrorData {
   const message = capJsonText(ToolgateError.is(error) ? error.message : messageOf(error), maxChars).text;
   return { code: ToolgateError.is(error) ? error.code : 'TOOL_FAILED', message };
