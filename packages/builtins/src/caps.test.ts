@@ -19,6 +19,15 @@ describe('output caps', () => {
     expect(content).toBe(`${'z'.repeat(100)}\n[… truncated: 4900 more characters not shown]`);
   });
 
+  it('read_file caps a file of quotes by its length as returned, escaping included (not 2× the cap)', async () => {
+    const quotes = new MemoryEnvironment({ files: { 'quotes.txt': '"'.repeat(5000) } });
+    const reader = builtinAgent(quotes, undefined, { maxOutputChars: 100 });
+    const { content } = outputOf(await reader.callTool('read_file', { path: 'quotes.txt' }));
+    expect(content).toBe(`${'"'.repeat(50)}\n[… truncated: 4950 more characters not shown]`);
+    const kept = (content as string).slice(0, (content as string).indexOf('\n'));
+    expect(JSON.stringify(kept).length - 2).toBe(100);
+  });
+
   it('list_dir and glob cap entries with a marker', async () => {
     const listing = outputOf(await agent.callTool('list_dir', {}));
     expect(listing.entries).toHaveLength(10);

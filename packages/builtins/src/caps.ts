@@ -1,8 +1,12 @@
-import { capText, truncationMarker } from '@toolgate/core';
+import { capJsonText, truncationMarker } from '@toolgate/core';
 
 /** The caps every built-in tool applies to what it returns. */
 export interface OutputCaps {
-  /** Characters of any one text field (file content, stdout, a response body). Default 20,000. */
+  /**
+   * Characters of any one text field (file content, stdout, a response body) as returned: measured
+   * JSON-escaped, so a quote or a newline counts 2 (a field of quotes is not let through at 2× the
+   * cap). Default 20,000.
+   */
   maxOutputChars: number;
   /** Matches `search_files` returns. Default 200. */
   maxMatches: number;
@@ -20,9 +24,12 @@ export const defaultCaps: OutputCaps = Object.freeze({
   maxLineChars: 500,
 });
 
-/** Caps a text at `max` characters; adds a marker for bytes the environment already left out. */
+/**
+ * Caps a text at `max` JSON-escaped characters (plus a marker); adds a marker for bytes the
+ * environment already left out.
+ */
 export function capField(text: string, max: number, omittedBytes = 0): string {
-  const capped = capText(text, max).text;
+  const capped = capJsonText(text, max).text;
   return omittedBytes > 0 ? capped + truncationMarker(omittedBytes, 'bytes') : capped;
 }
 

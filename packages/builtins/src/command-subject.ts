@@ -1,9 +1,16 @@
+import { ToolgateError } from '@toolgate/core';
 import { parse } from 'shell-quote';
 
 /** Marks a token no plain policy rule can match: rules are typed text, and never hold a NUL byte. */
 export const unsafeTokenPrefix = '\u0000';
 
 const separators = new Set(['&&', '||', ';', '|', '&']);
+
+/**
+ * The longest command line, in UTF-8 bytes, a shell can be given: it is passed to `sh -c` as one
+ * argument, and Linux caps one argument at 128 KiB (MAX_ARG_STRLEN, its NUL included).
+ */
+export const maxCommandBytes = 131_071;
 
 /**
  * Splits a shell command line into the argv tokens of every command it runs, for policy rules to
@@ -16,6 +23,15 @@ const separators = new Set(['&&', '||', ';', '|', '&']);
  * commandSubject('npm test && rm -rf ~'); // [['npm', 'test'], ['rm', '-rf', '~']]
  */
 export function commandSubject(command: string): string[][] {
+  const bytes = command.length > maxCommandBytes / 3 ? Buffer.byteLength(command) : command.length;
+  if (bytes > maxCommandBytes) {
+    throw new ToolgateError(
+      'INVALID_PARAMETERS',
+      `the command is ${bytes} bytes long; a shell command line can be at most ${maxCommandBytes} bytes ` +
+        '(it is passed to sh -c as one argument, which Linux caps at 128 KiB): write long content to a ' +
+        'file with write_file and run a command that reads it',
+    );
+  }
   const commands: string[][] = [];
   const unsafe: string[][] = [];
   let current: string[] = [];
@@ -25,7 +41,17 @@ export function commandSubject(command: string): string[][] {
     unsafe.push([token]);
   };
   if (/[\r\n]/.test(command)) unsafe.push([`${unsafeTokenPrefix}line-break`]);
-  const entries = parse(command, (name) => ({ op: 'variable', name }) as unknown as string);
+  let entries: ReturnType<typeof parse>;
+  try {
+    entries = parse(command, (name) => ({ op: 'variable', name }) as unknown as string);
+  } catch (error) {
+    // Fail closed: a line policy cannot read is refused, never run unread.
+    throw new ToolgateError(
+      'INVALID_PARAMETERS',
+      `the command cannot be parsed for policy (${(error as Error).message}); simplify the command line`,
+      { cause: error },
+    );
+  }
   for (const entry of entries) {
     if (typeof entry === 'string') {
       if (entry.includes('`') || entry.includes('$(')) flag('substitution', entry);

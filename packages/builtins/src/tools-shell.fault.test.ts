@@ -42,7 +42,8 @@ describe('shell tool faults', () => {
     );
     const { stdout } = outputOf(await agent.callTool('shell', { command: 'yes | head -c 2000000' }));
     expect(stdout).toBe(
-      `${'y\n'.repeat(25)}\n[… truncated: 9950 more characters not shown]\n[… truncated: 1990000 more bytes not shown]`,
+      // 50 characters as returned: each escaped "y\n" takes 3, so 16 of them and a "y" fit.
+      `${'y\n'.repeat(16)}y\n[… truncated: 9967 more characters not shown]\n[… truncated: 1990000 more bytes not shown]`,
     );
   });
 });

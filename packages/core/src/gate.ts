@@ -1,6 +1,6 @@
 import { AgentHandle } from './agent-handle.js';
 import { messageOf, ToolgateError } from './errors.js';
-import { type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
+import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import {
   type Policy,
@@ -37,8 +37,13 @@ export interface ToolGateOptions {
   recorder?: Recorder;
   /** Makes call ids. Default: `crypto.randomUUID`; inject a counter for byte-identical ledgers. */
   callIds?: () => string;
-  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  /** The cap on one output's JSON text, in characters, as returned (escaping counted). Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one error message, in JSON-escaped characters, plus a marker. Default 10,000. Apart
+   * from `maxOutputChars`, so a replay (which lifts the output cap) words errors the same way.
+   */
+  maxErrorChars?: number;
 }
 
 /** The outcome of a call through an agent handle: an output, or an error the model can read. */
@@ -66,6 +71,7 @@ export class ToolGate {
   readonly policy: Policy;
   readonly recorder: Recorder;
   readonly maxOutputChars: number;
+  readonly maxErrorChars: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
 
@@ -74,6 +80,7 @@ export class ToolGate {
     this.policy = options.policy ?? policies.allowAll();
     this.recorder = options.recorder ?? noopRecorder;
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
+    this.maxErrorChars = options.maxErrorChars ?? 10_000;
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
   }
@@ -218,7 +225,7 @@ export class ToolGate {
     const result: ToolResult =
       'output' in outcome
         ? { callId, tool, isError: false, output: outcome.output }
-        : { callId, tool, isError: true, error: errorData(outcome.error) };
+        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars) };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
     return recorded instanceof Promise ? recorded.then(() => result) : result;
@@ -242,7 +249,8 @@ function recordable(parameters: unknown): JsonValue {
   }
 }
 
-function errorData(error: unknown): ToolErrorData {
-  if (ToolgateError.is(error)) return { code: error.code, message: error.message };
-  return { code: 'TOOL_FAILED', message: messageOf(error) };
+/** The error a model reads, its message capped (a 2 MB command must not come back whole). */
+function errorData(error: unknown, maxChars: number): ToolErrorData {
+  const message = capJsonText(ToolgateError.is(error) ? error.message : messageOf(error), maxChars).text;
+  return { code: ToolgateError.is(error) ? error.code : 'TOOL_FAILED', message };
 }

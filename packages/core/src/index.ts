@@ -23,10 +23,12 @@ export {
   type ToolResult,
 } from './gate.js';
 export {
+  capJsonText,
   capOutput,
   capText,
   type JsonObject,
   type JsonValue,
+  jsonTextLength,
   toJsonValue,
   truncationMarker,
 } from './json.js';

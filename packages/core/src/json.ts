@@ -136,10 +136,77 @@ export function capText(text: string, max: number): { text: string; truncated: b
   return { text: text.slice(0, end) + truncationMarker(omitted), truncated: true, omitted };
 }
 
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** How many characters `text` takes inside a JSON string (`JSON.stringify(text).length - 2`). */
+export function jsonTextLength(text: string): number {
+  if (!needsEscape.test(text)) return text.length;
+  let length = 0;
+  for (let index = 0; index < text.length; index++) length += escapedWidth(text, index);
+  return length;
+}
+
+/** The JSON-escaped width of the code unit at `index`: 1, 2 (`\"`, `\n` …) or 6 (`\u0001`, a lone surrogate). */
+function escapedWidth(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x20) return code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 2 : 6;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const next = text.charCodeAt(index + 1);
+    return next >= 0xdc00 && next <= 0xdfff ? 1 : 6;
+  }
+  if (code >= 0xdc00 && code <= 0xdfff) {
+    const previous = text.charCodeAt(index - 1);
+    return previous >= 0xd800 && previous <= 0xdbff ? 1 : 6;
+  }
+  return 1;
+}
+
+/** The longest prefix of `text` (in code units) whose JSON-escaped form fits `budget`; never splits a surrogate pair. */
+function prefixWithin(text: string, budget: number): number {
+  let used = 0;
+  let end = 0;
+  while (end < text.length) {
+    const width = escapedWidth(text, end);
+    if (used + width > budget) break;
+    used += width;
+    end++;
+  }
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return end;
+}
+
+/**
+ * Cuts `text` so that it takes at most `max` characters inside a JSON string — what a model reading
+ * the JSON actually gets: a quote or a backslash counts 2, a control character 2 or 6 — plus an
+ * explicit marker saying how many characters were left out. Never splits a surrogate pair.
+ */
+export function capJsonText(
+  text: string,
+  max: number,
+): { text: string; truncated: boolean; omitted: number } {
+  if (text.length <= max && jsonTextLength(text) <= max) return { text, truncated: false, omitted: 0 };
+  const end = prefixWithin(text, Math.max(0, max));
+  const omitted = text.length - end;
+  return { text: text.slice(0, end) + truncationMarker(omitted), truncated: true, omitted };
+}
+
+/** The shape a capped output takes. */
+type CappedOutput = {
+  truncated: true;
+  omittedChars: number;
+  text: string;
+};
+
 /**
  * Caps a JSON output to `maxChars` of serialised JSON. An output that fits is returned as it is;
  * one that does not becomes `{ truncated: true, omittedChars, text }` with the first part of its
- * JSON text and a marker, so the model sees that, and how much, was cut.
+ * JSON text and a marker, so the model sees that, and how much, was cut. The cap holds on what is
+ * returned: `JSON.stringify` of the capped object is at most `maxChars` (escaping included; only
+ * a cap below the ~100 characters of the wrapper itself is exceeded, by the bare wrapper). An
+ * output that is already capped (from a remote toolgate, or a resolver) is cut further, never
+ * wrapped again.
  */
 export function capOutput(output: JsonValue, maxChars: number): JsonValue {
   return toCappedJson(output, maxChars);
@@ -162,6 +229,34 @@ export function toCappedJson(
       : convert(value, typeof what === 'string' ? what : what(), '$', new Set());
   const serialised = JSON.stringify(output);
   if (serialised.length <= maxChars) return output;
-  const capped = capText(serialised, maxChars);
-  return { truncated: true, omittedChars: capped.omitted, text: capped.text };
+  if (isCapped(output)) {
+    // Cut the text further, counting what was cut before: one wrapper, however many caps it passed.
+    const marker = truncationMarker(output.omittedChars);
+    const text = output.text.endsWith(marker) ? output.text.slice(0, -marker.length) : output.text;
+    return wrap(text, output.omittedChars, output.omittedChars + text.length, maxChars);
+  }
+  return wrap(serialised, 0, serialised.length, maxChars);
+}
+
+function isCapped(value: JsonValue): value is JsonValue & CappedOutput {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { truncated, omittedChars, text } = value as Partial<CappedOutput>;
+  return (
+    Object.keys(value).length === 3 &&
+    truncated === true &&
+    typeof omittedChars === 'number' &&
+    Number.isSafeInteger(omittedChars) &&
+    omittedChars >= 0 &&
+    typeof text === 'string'
+  );
+}
+
+/** `{ truncated, omittedChars, text }` with as much of `text` as fits `maxChars` in all. */
+function wrap(text: string, alreadyOmitted: number, mostOmitted: number, maxChars: number): CappedOutput {
+  // The wrapper and the marker, with the longest count they can hold, are paid for first.
+  const frame = JSON.stringify({ truncated: true, omittedChars: mostOmitted, text: '' }).length;
+  const marker = jsonTextLength(truncationMarker(mostOmitted));
+  const end = prefixWithin(text, Math.max(0, maxChars - frame - marker));
+  const omittedChars = alreadyOmitted + text.length - end;
+  return { truncated: true, omittedChars, text: text.slice(0, end) + truncationMarker(omittedChars) };
 }

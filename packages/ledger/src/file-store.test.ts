@@ -117,6 +117,40 @@ describe('FileStore', () => {
     expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 2 });
   });
 
+  it('keeps a whole last record that lacks only its newline, adds the newline and says so', async () => {
+    const path = file('unterminated.jsonl');
+    const store = await FileStore.open(path, { clock: steppingClock() });
+    await store.append(draft('run.started'));
+    await store.append(draft('tool.called'));
+    await store.close();
+    const whole = readFileSync(path, 'utf8');
+    writeFileSync(path, whole.slice(0, -1));
+    expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 2 });
+    const reopened = await FileStore.open(path, { clock: steppingClock() });
+    expect(reopened.newlineAdded).toBe(1);
+    expect(reopened.recovered).toBeUndefined();
+    expect(reopened.head().seq).toBe(2);
+    expect(readFileSync(path, 'utf8')).toBe(whole);
+    expect((await reopened.append(draft('run.ended'))).seq).toBe(2);
+    await reopened.close();
+    expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 3 });
+  });
+
+  it('still cuts a torn last record that lacks more than its newline', async () => {
+    const path = file('torn-record.jsonl');
+    const store = await FileStore.open(path, { clock: steppingClock() });
+    await store.append(draft('run.started'));
+    await store.append(draft('tool.called'));
+    await store.close();
+    const whole = readFileSync(path, 'utf8');
+    writeFileSync(path, whole.slice(0, -2)); // the closing brace is gone too
+    const reopened = await FileStore.open(path, { clock: steppingClock() });
+    expect(reopened.newlineAdded).toBeUndefined();
+    expect(reopened.recovered).toMatchObject({ seq: 1 });
+    expect(reopened.head().seq).toBe(1);
+    await reopened.close();
+  });
+
   it('refuses to open a ledger with a bad record in the middle, naming it, and never skips it', async () => {
     const path = file('bad-middle.jsonl');
     const store = await FileStore.open(path, { clock: steppingClock() });

@@ -5,7 +5,7 @@ import { ChainState, type Clock, Wakeup } from './chain-state.js';
 import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
 import { readLines } from './lines.js';
-import { acquireLock } from './lock.js';
+import { lockLedger } from './lock.js';
 import { scanLedgerFile, type TornTail } from './scan.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
@@ -31,8 +31,9 @@ interface Waiter {
 
 /**
  * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
- * write. One writer at a time, enforced by a `<file>.lock` lock file. On open the chain is
- * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered},
+ * write. One writer at a time, enforced by an exclusive OS lock on the file itself. On open the chain is
+ * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered}, a
+ * whole last record missing only its newline is kept and the newline added ({@link newlineAdded}),
  * a bad record anywhere else is an error.
  *
  * @example
@@ -46,6 +47,11 @@ export class FileStore implements LedgerStore {
   readonly durability: Durability;
   /** The torn last line cut off when the file was opened, if there was one. */
   readonly recovered: TornTail | undefined;
+  /**
+   * The seq of the last record when it was whole but lacked its newline when the file was opened:
+   * it was kept and the newline written.
+   */
+  readonly newlineAdded: number | undefined;
   readonly #fd: number;
   readonly #release: () => void;
   readonly #chain: ChainState;
@@ -69,6 +75,7 @@ export class FileStore implements LedgerStore {
       offsets: number[];
       size: number;
       torn?: TornTail;
+      newlineAdded?: number;
     },
   ) {
     this.path = path;
@@ -79,6 +86,7 @@ export class FileStore implements LedgerStore {
     this.#offsets = state.offsets;
     this.#size = state.size;
     this.recovered = state.torn;
+    this.newlineAdded = state.newlineAdded;
   }
 
   /**
@@ -94,10 +102,11 @@ export class FileStore implements LedgerStore {
         `durability ${JSON.stringify(durability)} is not one of "always", "batch", "none"`,
       );
     }
-    const release = acquireLock(path);
     let fd: number | undefined;
+    let release: (() => void) | undefined;
     try {
       fd = openSync(path, 'a+');
+      release = lockLedger(fd, path);
       const chain = new ChainState(options.clock);
       const offsets: number[] = [];
       const scan = await scanLedgerFile(path, (event, start) => {
@@ -105,15 +114,24 @@ export class FileStore implements LedgerStore {
         offsets.push(start);
       });
       if (scan.fault) throw faultError(scan.fault, path);
+      let size = scan.size;
       if (scan.torn) {
-        ftruncateSync(fd, scan.size);
+        ftruncateSync(fd, size);
         fsyncSync(fd);
       }
-      const state = { fd, release, chain, offsets, size: scan.size };
-      return new FileStore(path, options, scan.torn ? { ...state, torn: scan.torn } : state);
+      if (scan.unterminated !== undefined) {
+        writeSync(fd, '\n'); // the file is open for appending: this lands at its end
+        fsyncSync(fd);
+        size += 1;
+      }
+      const state = { fd, release, chain, offsets, size };
+      if (scan.torn) return new FileStore(path, options, { ...state, torn: scan.torn });
+      if (scan.unterminated !== undefined)
+        return new FileStore(path, options, { ...state, newlineAdded: scan.unterminated });
+      return new FileStore(path, options, state);
     } catch (error) {
+      release?.();
       if (fd !== undefined) closeSync(fd);
-      release();
       if (ToolgateError.is(error)) throw error;
       throw new ToolgateError(
         'LEDGER_UNAVAILABLE',
@@ -190,8 +208,8 @@ export class FileStore implements LedgerStore {
     try {
       if (!this.#broken && this.durability !== 'none') await this.#sync();
     } finally {
-      closeSync(this.#fd);
       this.#release();
+      closeSync(this.#fd);
       this.#wakeup.wake();
     }
   }

@@ -26,3 +26,4 @@ export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } f
 export type { TornTail } from './scan.js';
 export { type FollowOptions, type LedgerStore, type ReadOptions, readAll } from './store.js';
 export { type VerifyOptions, type VerifyResult, verifyLedgerFile, verifyLedgerText } from './verify.js';
+export type { SurrogateReplacement } from './well-formed.js';

@@ -18,21 +18,25 @@ export interface ReadLinesOptions {
   start?: number;
   /** Byte offset to stop at. Default: the end of the file. */
   end?: number;
+  /** Bytes read at a time. Default 1 MiB. */
+  chunkSize?: number;
 }
 
-const chunkSize = 1 << 20;
+const defaultChunkSize = 1 << 20;
 
 /**
  * Streams the lines of a file in constant memory, a chunk's worth of lines at a time (one await
- * per megabyte rather than per line).
+ * per megabyte rather than per line). Linear in the file's size however long a line: a line that
+ * spans chunks is gathered as a list of pieces and joined once, at its newline.
  */
 export async function* readLineBatches(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line[]> {
   const handle = await open(path, 'r');
   try {
     const end = options.end ?? Number.POSITIVE_INFINITY;
+    const chunkSize = options.chunkSize ?? defaultChunkSize;
     const buffer = Buffer.allocUnsafe(chunkSize);
     let position = options.start ?? 0;
-    let carry: Buffer | undefined;
+    const carry: Buffer[] = [];
     let carryStart = position;
     while (position < end) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkSize, end - position), position);
@@ -44,10 +48,11 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         // Decode every whole line of the chunk at once, then split: far cheaper than line by line.
         const first = buffer.indexOf(10);
         let start = position;
-        if (carry) {
-          const text = Buffer.concat([carry, buffer.subarray(0, first)]).toString('utf8');
+        if (carry.length > 0) {
+          carry.push(buffer.subarray(0, first));
+          const text = Buffer.concat(carry).toString('utf8');
           batch.push({ text, start: carryStart, end: position + first + 1, complete: true });
-          carry = undefined;
+          carry.length = 0;
           start = position + first + 1;
         }
         const begin = start - position;
@@ -62,14 +67,16 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         from = last + 1;
       }
       if (from < bytesRead) {
-        const rest = Buffer.from(buffer.subarray(from, bytesRead));
-        if (!carry) carryStart = position + from;
-        carry = carry ? Buffer.concat([carry, rest]) : rest;
+        if (carry.length === 0) carryStart = position + from;
+        carry.push(Buffer.from(buffer.subarray(from, bytesRead)));
       }
       position += bytesRead;
       if (batch.length > 0) yield batch;
     }
-    if (carry) yield [{ text: carry.toString('utf8'), start: carryStart, end: position, complete: false }];
+    if (carry.length > 0)
+      yield [
+        { text: Buffer.concat(carry).toString('utf8'), start: carryStart, end: position, complete: false },
+      ];
   } finally {
     await handle.close();
   }

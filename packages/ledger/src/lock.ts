@@ -1,68 +1,108 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ToolgateError } from '@toolgate/core';
 
-/** The lock file that marks a ledger as held by one writer: the ledger's path plus `.lock`. */
-export function lockPathOf(path: string): string {
-  return `${path}.lock`;
+/**
+ * The lock file that names a ledger's writer, beside the ledger's real path (symlinks resolved):
+ * `<real path>.lock`. It only informs (who holds the ledger); the lock itself is the OS lock on the
+ * ledger file.
+ */
+export function lockPathOf(realPath: string): string {
+  return `${realPath}.lock`;
 }
 
 /**
- * Takes the writer's lock: creates `<path>.lock` exclusively (O_EXCL) holding this pid. A lock
- * whose pid is no longer running is stale (its writer crashed) and is taken over; a live one is
- * refused with LEDGER_UNAVAILABLE. Returns the function that releases it.
+ * The byte the writer's lock covers: one far past any ledger's end, so the lock never overlaps the
+ * records (Windows byte-range locks are mandatory: readers of the records are never blocked).
  */
-export function acquireLock(path: string): () => void {
-  const lockPath = lockPathOf(path);
-  for (let attempt = 0; attempt < 2; attempt++) {
+const lockedByte = 2 ** 62;
+
+interface NativeLocks {
+  tryLock(fd: number, offset: number, length: number): boolean;
+  unlock(fd: number, offset: number, length: number): void;
+}
+
+let native: NativeLocks | Error | undefined;
+
+function nativeLocks(path: string): NativeLocks {
+  if (native === undefined) {
     try {
-      const fd = openSync(lockPath, 'wx');
-      try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
-        try {
-          if (holderOf(lockPath) === process.pid) unlinkSync(lockPath);
-        } catch {
-          // already gone
-        }
-      };
+      native = createRequire(import.meta.url)('fs-native-extensions') as NativeLocks;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ToolgateError(
-          'LEDGER_UNAVAILABLE',
-          `cannot create the lock file ${lockPath}: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-    }
-    const holder = holderOf(lockPath);
-    if (holder === undefined) {
-      throw new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        `the lock file ${lockPath} holds no pid: a writer is opening ${path} right now, or one crashed ` +
-          'while opening it; if no writer is running, delete the lock file',
-      );
-    }
-    if (isRunning(holder)) {
-      throw new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        `the ledger ${path} is already open for writing by process ${holder}` +
-          `${holder === process.pid ? ' (this process)' : ''}; close that writer first ` +
-          '(a ledger has one writer at a time)',
-      );
-    }
-    try {
-      unlinkSync(lockPath); // stale: its writer is gone
-    } catch {
-      // another process took it over first; try again
+      native = error as Error;
     }
   }
-  throw new ToolgateError(
-    'LEDGER_UNAVAILABLE',
-    `the ledger ${path} is being taken over by another writer; try again`,
-  );
+  if (native instanceof Error) {
+    throw new ToolgateError(
+      'LEDGER_UNAVAILABLE',
+      `cannot lock the ledger ${path} for writing: the OS file lock (fs-native-extensions) does not load ` +
+        `on this platform (${native.message}); a ledger is only opened for writing under that lock`,
+      { cause: native },
+    );
+  }
+  return native;
+}
+
+/**
+ * Takes the writer's lock on an open ledger file: an exclusive OS lock on the file itself
+ * (Linux: an open-file-description `fcntl` lock; macOS: `flock`; Windows: `LockFileEx`). The kernel
+ * decides atomically, and releases the lock when the descriptor closes or the process dies, so
+ * there is never a stale lock to take over, and every alias of the file (a symlink, a hard link)
+ * shares it. A second writer, in this process or another, is refused with LEDGER_UNAVAILABLE naming
+ * the holder. Returns the function that releases it (before the descriptor is closed).
+ */
+export function lockLedger(fd: number, path: string): () => void {
+  const locks = nativeLocks(path);
+  const realPath = realpathSync(path);
+  const lockPath = lockPathOf(realPath);
+  let locked: boolean;
+  try {
+    locked = locks.tryLock(fd, lockedByte, 1);
+  } catch (error) {
+    throw new ToolgateError(
+      'LEDGER_UNAVAILABLE',
+      `cannot lock the ledger ${path} for writing: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  if (!locked) {
+    const holder = holderOf(lockPath);
+    const who =
+      holder === undefined
+        ? 'another writer'
+        : `process ${holder}${holder === process.pid ? ' (this process)' : ''}`;
+    const alias = realPath === path ? '' : ` (the real path of ${path})`;
+    throw new ToolgateError(
+      'LEDGER_UNAVAILABLE',
+      `the ledger ${realPath}${alias} is already open for writing by ${who}; close that writer first ` +
+        '(a ledger has one writer at a time)',
+    );
+  }
+  // Holding the lock, whatever the lock file says is stale: name ourselves, whole or not at all.
+  const scratch = `${lockPath}.${process.pid}.${Date.now()}`;
+  try {
+    writeFileSync(scratch, `${process.pid}\n`);
+    renameSync(scratch, lockPath);
+  } catch {
+    // The note is only informative; the OS lock holds either way.
+    tryUnlink(scratch);
+  }
+  return () => {
+    if (holderOf(lockPath) === process.pid) tryUnlink(lockPath);
+    try {
+      locks.unlock(fd, lockedByte, 1);
+    } catch {
+      // closing the descriptor releases it anyway
+    }
+  };
+}
+
+function tryUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }
 
 function holderOf(lockPath: string): number | undefined {
@@ -71,14 +111,5 @@ function holderOf(lockPath: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

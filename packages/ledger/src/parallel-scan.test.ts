@@ -81,6 +81,12 @@ describe('verify on worker threads', () => {
     expect(parallel).toEqual(single);
   });
 
+  it('agrees on a whole last record that lacks only its newline', async () => {
+    const unterminated = await both(joined(lines).slice(0, -1));
+    expect(unterminated.parallel).toEqual(unterminated.single);
+    expect(unterminated.single).toMatchObject({ ok: true, count: 8000 });
+  });
+
   it('agrees on a torn tail and on a kept head that was cut off', async () => {
     const torn = await both(joined(lines).slice(0, -30));
     expect(torn.parallel).toEqual(torn.single);

@@ -42,6 +42,13 @@ describe('readLedgerFile', () => {
     await expect(readAll(readLedgerFile(path))).rejects.toThrow(/seq 4 is bad: the last line has no newline/);
   });
 
+  it('yields a whole last record that lacks only its newline when not following', async () => {
+    const path = file('unterminated.jsonl');
+    const events = await writeSampleLedger(path);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, -1));
+    expect(await readAll(readLedgerFile(path))).toEqual(events);
+  });
+
   it('follows: waits at the end (and for a line still being written) until the signal aborts', async () => {
     const path = file('follow.jsonl');
     const store = await FileStore.open(path);

@@ -36,6 +36,13 @@ export async function* readLedgerFile(
       batchLoop: for await (const batch of readLineBatches(path, { start: offset })) {
         for (const line of batch) {
           if (!line.complete) {
+            // A whole record missing only its newline counts, unless a writer may still be writing it.
+            const whole = options.follow ? undefined : verifier.check(line.text);
+            if (whole && !isFault(whole)) {
+              offset = line.end;
+              if (matches(whole, options)) yield whole;
+              return;
+            }
             torn = true;
             break batchLoop;
           }

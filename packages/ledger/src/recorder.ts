@@ -10,6 +10,7 @@ import type {
 } from '@toolgate/core';
 import type { LedgerEvent } from './event.js';
 import type { LedgerStore } from './store.js';
+import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
 /** What a {@link LedgerRecorder} is built with. */
 export interface LedgerRecorderOptions {
@@ -25,6 +26,11 @@ export interface LedgerRecorderOptions {
  * the call id, with the agent as actor. Event ids derive from the run and call id
  * (`<runId>:<callId>:<kind>`), so with injected call ids and clock a run writes the same bytes
  * every time.
+ *
+ * Nothing a call carries makes recording it throw: a lone UTF-16 surrogate (which has no canonical
+ * JSON form) in the parameters, the output or an error message is recorded as U+FFFD, and the
+ * payload gets a `surrogatesReplaced` list saying where and what stood there (see
+ * {@link SurrogateReplacement}); a replay puts them back.
  *
  * @example
  * const recorder = new LedgerRecorder(store, { runId: 'run-1' });
@@ -53,7 +59,10 @@ export class LedgerRecorder implements Recorder {
     this.#turn = turn;
   }
 
-  /** Appends an event of this run and turn, e.g. `run.started` or `oracle.spoke`. */
+  /**
+   * Appends an event of this run and turn, e.g. `run.started` or `oracle.spoke`. Lone UTF-16
+   * surrogates in an object payload are replaced as in tool events (see {@link LedgerRecorder}).
+   */
   record(kind: string, actor: string, payload: JsonValue = {}, id?: string): Promise<LedgerEvent> {
     return this.store.append({
       ...(id === undefined ? {} : { id }),
@@ -61,7 +70,7 @@ export class LedgerRecorder implements Recorder {
       turn: this.#turn,
       kind,
       actor,
-      payload,
+      payload: isObject(payload) ? wellFormed(payload) : payload,
     });
   }
 
@@ -122,11 +131,22 @@ export class LedgerRecorder implements Recorder {
       turn: this.#turn,
       kind,
       actor: record.agent,
-      payload,
+      payload: wellFormed(payload),
     });
   }
 
   #id(callId: string, kind: string): string {
     return `${this.runId}:${callId}:${kind}`;
   }
+}
+
+function isObject(value: JsonValue): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The payload with lone surrogates replaced and, when there were any, the note saying where. */
+function wellFormed(payload: JsonObject): JsonObject {
+  const { value, replaced } = replaceLoneSurrogates(payload);
+  if (replaced.length === 0) return payload;
+  return { ...(value as JsonObject), [surrogatesReplacedField]: replaced as unknown as JsonValue };
 }

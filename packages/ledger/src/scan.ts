@@ -22,6 +22,11 @@ export interface ScanResult {
   readonly size: number;
   /** The torn last line, when there is one. */
   readonly torn?: TornTail;
+  /**
+   * The seq of the last record when it is whole and verifies but lacks only its newline (a crash
+   * between the record and its newline, or an editor that strips it): it counts as a good record.
+   */
+  readonly unterminated?: number;
   /** The first bad record, when there is one (a torn last line is not a fault here). */
   readonly fault?: ChainFault;
 }
@@ -36,8 +41,14 @@ export async function scanLines(
   for await (const batch of batches) {
     for (const line of batch) {
       if (!line.complete) {
-        const torn = { seq: verifier.head.seq, offset: line.start, bytes: line.end - line.start };
-        return { count: verifier.head.seq, head: verifier.head, size, torn };
+        const seq = verifier.head.seq;
+        const whole = verifier.check(line.text);
+        if (!isFault(whole)) {
+          onEvent?.(whole, line.start);
+          return { count: verifier.head.seq, head: verifier.head, size: line.end, unterminated: seq };
+        }
+        const torn = { seq, offset: line.start, bytes: line.end - line.start };
+        return { count: seq, head: verifier.head, size, torn };
       }
       const result = verifier.check(line.text);
       if (isFault(result)) return { count: verifier.head.seq, head: verifier.head, size, fault: result };

@@ -65,6 +65,11 @@ describe('verifyLedgerFile', () => {
     });
   });
 
+  it('counts a whole last record that lacks only its newline', async () => {
+    const { text } = await ledgerText(2);
+    expect(await verifyLedgerText(text.slice(0, -1))).toMatchObject({ ok: true, count: 2 });
+  });
+
   it('throws LEDGER_UNAVAILABLE for a file that cannot be read', async () => {
     await expect(verifyLedgerFile(file('missing.jsonl'))).rejects.toMatchObject({
       code: 'LEDGER_UNAVAILABLE',

@@ -34,7 +34,7 @@ describe('MCPResolver over a real stdio server', () => {
       omittedChars: number;
     };
     expect(output.truncated).toBe(true);
-    expect(output.omittedChars).toBe(5000 + '{"text":""}'.length - 1000);
+    expect(JSON.stringify(output).length).toBeLessThanOrEqual(1000); // the cap holds on what is returned
     expect(await resolver.call('big', { size: 10 })).toEqual({ text: 'x'.repeat(10) });
   });
 

@@ -1,6 +1,7 @@
 import type { JsonValue, ToolDescription } from '@toolgate/core';
 import { canonicalJson } from '../canonical.js';
 import type { LedgerEvent } from '../event.js';
+import { replaceLoneSurrogates, surrogatesReplacedField } from '../well-formed.js';
 
 /** One recorded call: its three events, correlated by call id. */
 export interface RecordedCall {
@@ -22,9 +23,23 @@ export interface Recording {
   readonly toolNames: Set<string>;
 }
 
+/**
+ * The canonical JSON of a value as a recorder records it: lone surrogates replaced with U+FFFD, so a
+ * replayed call carrying one matches its recording.
+ */
+export function canonicalOf(value: unknown, what?: string): string {
+  return canonicalJson(replaceLoneSurrogates(value as JsonValue).value, what);
+}
+
+/** A recorded payload without the recorder's note of replaced surrogates. */
+export function withoutNote(payload: Record<string, unknown>): Record<string, unknown> {
+  const { [surrogatesReplacedField]: _note, ...rest } = payload;
+  return rest;
+}
+
 /** The match key of a call. */
 export function callKey(agent: string, tool: string, parameters: unknown): string {
-  return `${agent}\u0000${tool}\u0000${canonicalJson(parameters ?? {}, 'the parameters of a replayed call')}`;
+  return `${agent}\u0000${tool}\u0000${canonicalOf(parameters ?? {}, 'the parameters of a replayed call')}`;
 }
 
 type Payload = { [key: string]: JsonValue };
@@ -76,8 +91,8 @@ export function differenceOf(
   const parts: string[] = [];
   if (recorded.agent !== agent) parts.push(`agent "${agent}" instead of "${recorded.agent}"`);
   if (recorded.tool !== tool) parts.push(`tool "${tool}" instead of "${recorded.tool}"`);
-  const was = canonicalJson(recorded.parameters);
-  const now = canonicalJson(parameters ?? {});
+  const was = canonicalOf(recorded.parameters);
+  const now = canonicalOf(parameters ?? {});
   if (was !== now) parts.push(`parameters ${now} instead of ${was}`);
   return parts.join(', ');
 }

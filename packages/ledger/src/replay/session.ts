@@ -13,10 +13,18 @@ import {
   type ToolResolver,
   type ToolReturnedRecord,
 } from '@toolgate/core';
-import { canonicalJson } from '../canonical.js';
 import type { LedgerEvent } from '../event.js';
+import { restoreLoneSurrogates, surrogatesReplacedField } from '../well-formed.js';
 import { ReplayPolicy, replayApprover } from './policy.js';
-import { callKey, differenceOf, type RecordedCall, type Recording, readRecording } from './recording.js';
+import {
+  callKey,
+  canonicalOf,
+  differenceOf,
+  type RecordedCall,
+  type Recording,
+  readRecording,
+  withoutNote,
+} from './recording.js';
 
 /**
  * `strict`: the replay must make exactly the recorded calls in the recorded order; the first call,
@@ -183,7 +191,7 @@ export class ReplaySession implements ToolResolver {
   }
 
   async call(name: string, parameters: JsonObject): Promise<JsonValue> {
-    const key = canonicalJson(parameters);
+    const key = canonicalOf(parameters);
     const index = this.#pending.findIndex((call) => call.tool === name && call.key.endsWith(`\u0000${key}`));
     const pending = this.#pending[index];
     if (pending?.divergence) throw new ToolgateError('REPLAY_DIVERGED', pending.divergence.message);
@@ -194,7 +202,9 @@ export class ReplaySession implements ToolResolver {
         `the replay called "${name}" with ${key}, which the recording never did`,
       );
     }
-    const returned = recorded.returned?.payload as { isError?: boolean; output?: JsonValue } | undefined;
+    const returned = recorded.returned?.payload as
+      | { isError?: boolean; output?: JsonValue; [surrogatesReplacedField]?: unknown }
+      | undefined;
     if (!returned) {
       throw new ToolgateError(
         'REPLAY_DIVERGED',
@@ -202,7 +212,9 @@ export class ReplaySession implements ToolResolver {
       );
     }
     if (returned.isError) throw recordedError(recorded)!;
-    return returned.output ?? null;
+    // What the recorded run saw, lone surrogates and all: the recorder then notes them again.
+    const restored = restoreLoneSurrogates(returned as JsonValue, returned[surrogatesReplacedField]);
+    return (restored as { output?: JsonValue }).output ?? null;
   }
 
   #find(tool: string, agent: string, parameters: unknown): RecordedCall | undefined {
@@ -240,7 +252,7 @@ export class ReplaySession implements ToolResolver {
         const end = calls.at(-1)?.called.seq ?? -1;
         divergence = this.#diverge(
           end + 1,
-          `agent "${agent}" called "${tool}" with ${canonicalJson(parameters ?? {})} ` +
+          `agent "${agent}" called "${tool}" with ${canonicalOf(parameters ?? {})} ` +
             `(occurrence ${occurrence + 1}), which the recording has no result for`,
         );
       }
@@ -256,13 +268,13 @@ export class ReplaySession implements ToolResolver {
     if (!was)
       return void this.#diverge(
         recorded.called.seq,
-        `policy decided ${canonicalJson(now)}, but the recording has no decision for this call`,
+        `policy decided ${canonicalOf(now)}, but the recording has no decision for this call`,
       );
-    const { callId: _was, ...wasRest } = was;
-    if (canonicalJson(wasRest) !== canonicalJson(now)) {
+    const { callId: _was, ...wasRest } = withoutNote(was);
+    if (canonicalOf(wasRest) !== canonicalOf(now)) {
       this.#diverge(
         recorded.decided!.seq,
-        `policy decided ${canonicalJson(now)} instead of ${canonicalJson(wasRest)}`,
+        `policy decided ${canonicalOf(now)} instead of ${canonicalOf(wasRest)}`,
       );
     }
   }
@@ -274,11 +286,11 @@ export class ReplaySession implements ToolResolver {
     const recorded = pending?.recorded;
     if (this.mode !== 'strict' || !recorded?.returned) return;
     const { callId: _callId, agent: _agent, ...now } = record;
-    const { callId: _was, ...was } = recorded.returned.payload as { callId?: string };
-    if (canonicalJson(was) !== canonicalJson(now)) {
+    const { callId: _was, ...was } = withoutNote(recorded.returned.payload as { callId?: string });
+    if (canonicalOf(was) !== canonicalOf(now)) {
       this.#diverge(
         recorded.returned.seq,
-        `the call returned ${canonicalJson(now)} instead of ${canonicalJson(was)}`,
+        `the call returned ${canonicalOf(now)} instead of ${canonicalOf(was)}`,
       );
     }
   }
@@ -289,10 +301,12 @@ export class ReplaySession implements ToolResolver {
 }
 
 function recordedError(recorded: RecordedCall): ToolgateError | undefined {
-  const payload = recorded.returned?.payload as {
-    isError?: boolean;
-    error?: { code: string; message: string };
-  };
-  if (!payload?.isError || !payload.error) return undefined;
-  return new ToolgateError(payload.error.code as ToolgateErrorCode, payload.error.message);
+  const payload = recorded.returned?.payload as
+    | { isError?: boolean; error?: { code: string; message: string }; [surrogatesReplacedField]?: unknown }
+    | undefined;
+  const restored =
+    payload &&
+    (restoreLoneSurrogates(payload as JsonValue, payload[surrogatesReplacedField]) as typeof payload);
+  if (!restored?.isError || !restored.error) return undefined;
+  return new ToolgateError(restored.error.code as ToolgateErrorCode, restored.error.message);
 }

@@ -1,0 +1,34 @@
+import { ToolGate, ToolRegistry } from '@toolgate/core';
+import { describe, expect, it } from 'vitest';
+import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
+
+type Capped = { truncated: true; omittedChars: number; text: string };
+
+describe('remote output caps through a real stdio server, the resolver and the gate', () => {
+  const connect = connectClosingAfterEach();
+
+  it('returns one wrapper within the cap, not a wrapper inside a wrapper', async () => {
+    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 1000 });
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 1000 });
+    const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
+    expect(result).toMatchObject({ isError: false, output: { truncated: true } });
+    const output = (result as unknown as { output: Capped }).output;
+    expect(JSON.stringify(output).length).toBeLessThanOrEqual(1000);
+    expect(output.text.startsWith('{"text":"xxx')).toBe(true); // the remote output's JSON, not a wrapper's
+    expect(output.text.match(/\[… truncated/g)).toHaveLength(1);
+    const kept = output.text.slice(0, output.text.indexOf('\n[… truncated'));
+    expect(output.omittedChars).toBe(JSON.stringify({ text: 'x'.repeat(5000) }).length - kept.length);
+  });
+
+  it('cuts an already capped remote output further when the gate cap is smaller', async () => {
+    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 3000 });
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 500 });
+    const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
+    const output = (result as unknown as { output: Capped }).output;
+    expect(Object.keys(output).sort()).toEqual(['omittedChars', 'text', 'truncated']);
+    expect(JSON.stringify(output).length).toBeLessThanOrEqual(500);
+    expect(output.text.startsWith('{"text":"xxx')).toBe(true);
+    const kept = output.text.slice(0, output.text.indexOf('\n[… truncated'));
+    expect(output.omittedChars).toBe(JSON.stringify({ text: 'x'.repeat(5000) }).length - kept.length);
+  });
+});
