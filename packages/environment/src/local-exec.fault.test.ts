@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from './local-environment.js';
 import { makeWorld, type TempWorld } from './testing/index.js';
@@ -111,6 +113,26 @@ describe('LocalEnvironment exec faults', () => {
     } finally {
       process.kill(pid, 'SIGKILL');
     }
+  }, 90_000);
+
+  it('kills the processes of a running command when this process exits mid-call', async () => {
+    // A separate Node process runs the built package, starts a command, and exits while it runs.
+    const entry = pathToFileURL(join(import.meta.dirname, '..', 'dist', 'index.js')).href;
+    const script = `
+      import { LocalEnvironment } from ${JSON.stringify(entry)};
+      import { existsSync } from 'node:fs';
+      const environment = new LocalEnvironment({ root: ${JSON.stringify(world.root)} });
+      void environment.exec("setsid sh -c 'echo $$ > orphan.pid; exec sleep 300' & echo $$ > shell.pid; sleep 300");
+      const poll = setInterval(() => {
+        if (existsSync('orphan.pid') && existsSync('shell.pid')) { clearInterval(poll); process.exit(0); }
+      }, 20);`;
+    const host = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: world.root,
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => host.once('exit', resolve))).toBe(0);
+    expect(await until(() => !alive(pidIn('shell.pid')), 1000)).toBe(true);
+    expect(await until(() => !alive(pidIn('orphan.pid')), 1000)).toBe(true);
   }, 90_000);
 
   it('caps a huge output and counts the bytes it left out', async () => {
