@@ -23,6 +23,8 @@ export class DrainingTransport implements Transport {
   readonly #inner: Transport;
   /** Unanswered requests: id → method. */
   readonly #pending = new Map<RequestId, string>();
+  /** Requests the drain already answered: a late reply of the handler is dropped, never sent twice. */
+  readonly #cancelled = new Set<RequestId>();
   #draining = false;
   #idle: (() => void) | undefined;
 
@@ -43,7 +45,10 @@ export class DrainingTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isResponse(message)) this.#answered(message.id);
+    if (isResponse(message)) {
+      if (this.#cancelled.has(message.id)) return Promise.resolve();
+      this.#answered(message.id);
+    }
     return this.#inner.send(message, options);
   }
 
@@ -95,6 +100,7 @@ export class DrainingTransport implements Transport {
     }
     const unanswered = [...this.#pending];
     this.#pending.clear();
+    for (const [id] of unanswered) this.#cancelled.add(id);
     await Promise.all(
       unanswered.map(([id, method]) => {
         // The SDK drops the handler's own late reply once its request is cancelled.
