@@ -79,7 +79,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
       const call = agent.callTool('shell', {
         command:
           `setsid env -i sh -c 'exec sleep ${cleared}' & ` +
-          `setsid sh -c 'exec sleep ${daemon}' </dev/null >/dev/null 2>&1 & sleep 3; echo started`,
+          `setsid sh -c 'exec sleep ${daemon}' </dev/null >/dev/null 2>&1 & sleep 5; echo started`,
       });
       // While the call runs, both are found: the checks below would see them if they survived.
       expect(

@@ -29,6 +29,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A shell loop that waits until the background process has written its pid, whatever the machine's load. */
+const waitFor = (file: string) => `while [ ! -s ${file} ]; do sleep 0.05; done`;
+
 /** The pid a command wrote to `file` in the workspace. */
 function pidIn(file: string): number {
   return Number(readFileSync(join(world.root, file), 'utf8'));
@@ -68,8 +71,8 @@ describe('LocalEnvironment exec faults', () => {
     const environment = new LocalEnvironment({ root: world.root });
     const started = Date.now();
     const result = await environment.exec(
-      "setsid sh -c 'echo $$ > setsid.pid; exec sleep 300' & sleep 0.5; echo started; sleep 300",
-      { timeoutMs: 2000 },
+      `setsid sh -c 'echo $$ > setsid.pid; exec sleep 300' & ${waitFor('setsid.pid')}; echo started; sleep 300`,
+      { timeoutMs: 5000 },
     );
     // A hang would last 300 s; the bound only guards against that, not against a slow machine.
     expect(Date.now() - started).toBeLessThan(60_000);
@@ -81,7 +84,7 @@ describe('LocalEnvironment exec faults', () => {
     const environment = new LocalEnvironment({ root: world.root });
     const started = Date.now();
     const result = await environment.exec(
-      "setsid sh -c 'echo $$ > held.pid; exec sleep 300' & sleep 0.5; echo started",
+      `setsid sh -c 'echo $$ > held.pid; exec sleep 300' & ${waitFor('held.pid')}; echo started`,
       { timeoutMs: 120_000 },
     );
     expect(Date.now() - started).toBeLessThan(60_000);
@@ -92,7 +95,7 @@ describe('LocalEnvironment exec faults', () => {
   it('kills a setsid daemon that closed its output and so never held the call', async () => {
     const environment = new LocalEnvironment({ root: world.root });
     const result = await environment.exec(
-      "setsid sh -c 'echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.5; echo started",
+      `setsid sh -c 'echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & ${waitFor('daemon.pid')}; echo started`,
     );
     expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'started\n' });
     expect(await until(() => !alive(pidIn('daemon.pid')), 1000)).toBe(true);
@@ -102,7 +105,7 @@ describe('LocalEnvironment exec faults', () => {
     const environment = new LocalEnvironment({ root: world.root });
     const started = Date.now();
     const result = await environment.exec(
-      "setsid env -i sh -c 'echo $$ > cleared.pid; exec sleep 300' & sleep 0.5; echo started",
+      `setsid env -i sh -c 'echo $$ > cleared.pid; exec sleep 300' & ${waitFor('cleared.pid')}; echo started`,
     );
     const pid = pidIn('cleared.pid');
     try {

@@ -108,7 +108,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)('SandboxEnvironment under att
     const call = environment.exec(
       `setsid env -i sh -c 'exec sleep ${cleared}' & ` +
         `setsid sh -c 'exec sleep ${daemon}' </dev/null >/dev/null 2>&1 & sleep 300`,
-      { timeoutMs: 5000 },
+      { timeoutMs: 10_000 },
     );
     // While the call runs, both are found: the check below would see them if they survived.
     expect(

@@ -40,7 +40,7 @@ describe.skipIf(process.platform === 'win32')('a stdio server in its own process
   });
 
   it('kills the server and its child when a call times out', async () => {
-    const resolver = await connect([fixture('with-child.mjs', { timeoutMs: 1500 })]);
+    const resolver = await connect([fixture('with-child.mjs', { timeoutMs: 5000 })]);
     const server = (await resolver.pid('with-child'))!;
     const { pid } = (await resolver.call('child', {})) as { pid: number };
     await expect(resolver.call('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });

@@ -100,7 +100,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
 
   it('leaves no process behind after a call that timed out', async () => {
     const cleared = unique();
-    const call = shell(sandboxed, `setsid env -i sh -c 'exec sleep ${cleared}' & sleep 300`, 5000);
+    const call = shell(sandboxed, `setsid env -i sh -c 'exec sleep ${cleared}' & sleep 300`, 10_000);
     expect(await until(() => processesWithArgument(cleared).length > 0)).toBe(true);
     expect((await call).structuredContent).toMatchObject({ timedOut: true, exitCode: null });
     expect(await until(() => processesWithArgument(cleared).length === 0)).toBe(true);
