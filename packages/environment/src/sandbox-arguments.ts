@@ -56,12 +56,13 @@ export function sandboxArguments(layout: SandboxLayout): string[] {
   for (const path of [...etcPaths, ...(layout.allowNetwork ? networkEtcPaths : [])]) {
     args.push('--ro-bind-try', path, path);
   }
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // After the private /tmp, so paths under the host's /tmp are bound into it; the workspace last, so
+  // it stays writable even inside a read-only path.
   const nodeDirectory = dirname(process.execPath);
   const extra = [...layout.readOnlyPaths];
   if (!systemPaths.some((path) => isUnder(nodeDirectory, path))) extra.push(nodeDirectory);
   for (const path of extra) args.push('--ro-bind', path, path);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  // After /tmp, so a workspace under /tmp is bound into the private one.
   args.push('--bind', layout.root, layout.root, '--chdir', layout.root);
   return args;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxEnvironment } from './sandbox-environment.js';
@@ -120,6 +120,17 @@ describe.skipIf(sandboxSkipReason() !== undefined)('SandboxEnvironment under att
     expect(await until(() => processesWithArgument(cleared).length === 0)).toBe(true);
     expect(await until(() => processesWithArgument(daemon).length === 0)).toBe(true);
   }, 90_000);
+
+  it('shows readOnlyPaths read-only, even under the host /tmp', async () => {
+    const tools = join(world.base, 'tools');
+    mkdirSync(tools);
+    writeFileSync(join(tools, 'tool.txt'), 'a tool\n');
+    const environment = new SandboxEnvironment({ root: world.root, readOnlyPaths: [tools] });
+    const result = await environment.exec(`cat ${tools}/tool.txt; echo x > ${tools}/pwned.txt`);
+    expect(result.stdout).toBe('a tool\n');
+    expect(result.exitCode).not.toBe(0);
+    expect(existsSync(join(tools, 'pwned.txt'))).toBe(false);
+  });
 
   it('keeps the file operations confined to the root', async () => {
     const environment = new SandboxEnvironment({ root: world.root });
