@@ -1,6 +1,7 @@
 /**
  * @toolgate/environment: the one seam through which toolgate's built-in tools touch files,
- * commands and the network. `LocalEnvironment` confines all of it to a root; `MemoryEnvironment`
+ * commands and the network. `LocalEnvironment` confines all of it to a root; `SandboxEnvironment`
+ * also runs commands in a bubblewrap sandbox; `MemoryEnvironment`
  * serves the same contract from memory for tests and demos.
  *
  * @module
@@ -35,3 +36,4 @@ export {
   type MemoryEnvironmentOptions,
 } from './memory-environment.js';
 export type { FileTree } from './memory-tree.js';
+export { SandboxEnvironment, type SandboxEnvironmentOptions } from './sandbox-environment.js';

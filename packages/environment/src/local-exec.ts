@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { ToolgateError } from '@toolgate/core';
 import type { ExecResult } from './environment.js';
+import {
+  callMarkerVariable,
+  killCallProcesses,
+  killCallProcessesSync,
+  newCallMarker,
+} from './process-sweep.js';
 
 /** The variables a command inherits by default; everything else (tokens, keys) is scrubbed. */
 export const defaultInheritedVariables: readonly string[] = Object.freeze([
@@ -24,6 +30,10 @@ export interface RunCommandOptions {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Arguments put before `shell -c command`, e.g. a sandbox launcher. Default none. */
+  prefix?: readonly string[];
+  /** How long to wait for the output pipes to close once every process is killed. Default 1,000 ms. */
+  pipeGraceMs?: number;
 }
 
 /** The environment a command gets: the allowed variables of this process, plus fixed ones. */
@@ -39,59 +49,97 @@ export function scrubbedEnvironment(
   return { ...env, ...fixed };
 }
 
+/** Calls still running, by process group: killed if this process exits before they end. */
+const running = new Map<number, string>();
+let exitHookInstalled = false;
+
+function trackRunning(groupId: number, marker: string): void {
+  running.set(groupId, marker);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const [group, tag] of running) killCallProcessesSync(group, tag);
+  });
+}
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 /**
- * Runs `command` with `shell -c` in its own process group. When the timeout fires, or as soon as
- * the shell itself exits, the whole group is killed, so no child outlives the call.
+ * Runs `command` with `shell -c` in a new session (its own process group), every process of it
+ * tagged with a random {@link callMarkerVariable}. When the shell exits, or the timeout fires,
+ * the group is killed and so is every process still carrying the tag (on Linux), so no process of
+ * the call outlives it; the call then waits at most `pipeGraceMs` for the output pipes to close,
+ * so a process that kept them open cannot hold the call.
  */
-export function runCommand(command: string, options: RunCommandOptions): Promise<ExecResult> {
-  return new Promise((resolvePromise, reject) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(options.shell, ['-c', command], {
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (error) {
-      reject(commandFailed(command, error));
-      return;
-    }
-    const stdout = new CappedBuffer(options.maxOutputBytes);
-    const stderr = new CappedBuffer(options.maxOutputBytes);
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    let timedOut = false;
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // the group is already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
-    child.once('exit', killGroup);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(commandFailed(command, error));
+export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecResult> {
+  const marker = newCallMarker();
+  const argv = [...(options.prefix ?? []), options.shell, '-c', command];
+  const [file, ...args] = argv as [string, ...string[]];
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(file, args, {
+      cwd: options.cwd,
+      env: { ...options.env, [callMarkerVariable]: marker },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.once('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      resolvePromise({
-        exitCode: timedOut ? null : exitCode,
-        signal: signal ?? null,
-        timedOut,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdoutOmittedBytes: stdout.omitted,
-        stderrOmittedBytes: stderr.omitted,
-      });
+  } catch (error) {
+    throw commandFailed(command, error);
+  }
+  const stdout = new CappedBuffer(options.maxOutputBytes);
+  const stderr = new CappedBuffer(options.maxOutputBytes);
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let failure: Error | undefined;
+  let closed = false;
+  const exited = new Promise<boolean>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve(false);
+    });
+    child.once('error', (error) => {
+      failure = error;
+      resolve(false);
     });
   });
+  const pipesClosed = new Promise<void>((resolve) =>
+    child.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
+  const groupId = child.pid;
+  if (groupId !== undefined) trackRunning(groupId, marker);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), options.timeoutMs);
+  });
+  const timedOut = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
+  try {
+    await killCallProcesses(groupId, marker);
+    if (!closed) await Promise.race([pipesClosed, delay(options.pipeGraceMs ?? 1000)]);
+  } finally {
+    if (groupId !== undefined) running.delete(groupId);
+  }
+  if (!closed) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  if (failure !== undefined && exit === undefined) throw commandFailed(command, failure);
+  return {
+    exitCode: timedOut ? null : (exit?.code ?? null),
+    signal: exit?.signal ?? null,
+    timedOut,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutOmittedBytes: stdout.omitted,
+    stderrOmittedBytes: stderr.omitted,
+  };
 }
 
 function commandFailed(command: string, error: unknown): ToolgateError {

@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -12,6 +11,7 @@ import { messageOf, ToolgateError } from '@toolgate/core';
 import { listToolPages } from './list-tools.js';
 import { outputSchemasNotValidated } from './output-validator.js';
 import { isStdioConfig, type McpServerConfig } from './server-config.js';
+import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /**
  * Called with a server's full tool list each time it is listed: first, on reconnect, on
@@ -62,7 +62,7 @@ export class McpConnection {
   async pid(): Promise<number | undefined> {
     const session = await this.#session?.catch(() => undefined);
     const transport = session?.transport;
-    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    return transport instanceof ProcessGroupStdioTransport ? transport.pid : undefined;
   }
 
   /** True while a session is open and listed and no `list_changed` refresh is pending. */
@@ -144,8 +144,8 @@ export class McpConnection {
     );
     const session: Session = { client, transport, fault: undefined, stderr: '', closed: false };
     this.#current = session;
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (chunk: Buffer) => {
+    if (transport instanceof ProcessGroupStdioTransport) {
+      transport.stderr.on('data', (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         session.stderr = (session.stderr + text).slice(-stderrTail);
         if (isStdioConfig(this.config)) this.config.onStderr?.(text);
@@ -186,12 +186,12 @@ export class McpConnection {
   #transport(): Transport {
     const config = this.config;
     if (isStdioConfig(config)) {
-      return new StdioClientTransport({
+      // Its own process group, killed on close and on timeout: the server's children go with it.
+      return new ProcessGroupStdioTransport({
         command: config.command,
-        args: [...(config.args ?? [])],
+        args: config.args ?? [],
         ...(config.env ? { env: config.env } : {}),
         ...(config.cwd ? { cwd: config.cwd } : {}),
-        stderr: 'pipe',
       });
     }
     const headers = config.headers;

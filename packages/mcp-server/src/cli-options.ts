@@ -10,6 +10,8 @@ export interface CliOptions {
   port: number;
   tools: string[];
   root: string | undefined;
+  /** Run the shell tool in a bubblewrap sandbox (SandboxEnvironment) instead of LocalEnvironment. */
+  sandbox: boolean;
   token: string | undefined;
   /** `--no-auth`: serve HTTP beyond loopback without a token, on purpose. */
   noAuth: boolean;
@@ -27,7 +29,8 @@ export const usage = `Usage: toolgate-mcp [options]
 Serves toolgate tools over the Model Context Protocol (stdio by default).
 
   --tools LIST        comma-separated tools to expose (default: oracle)
-  --root DIR          workspace for the file and shell tools
+  --root DIR          workspace for the file and shell tools (scopes their paths; not a sandbox)
+  --sandbox           run commands in a bubblewrap sandbox confined to --root (Linux; needs bwrap)
   --http              serve streamable HTTP (stateless) instead of stdio
   --host HOST         address to bind with --http (default: 127.0.0.1)
   --port N            port to bind with --http (default: 0, any free port)
@@ -101,6 +104,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     port: integer('--port', values.port ?? '0', 0, 65535),
     tools,
     root: values.root,
+    sandbox: values.sandbox ?? false,
     token,
     noAuth,
     allowedHosts: list(values['allowed-hosts']),
@@ -113,6 +117,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
 const optionShapes = {
   tools: { type: 'string' },
   root: { type: 'string' },
+  sandbox: { type: 'boolean' },
   http: { type: 'boolean' },
   host: { type: 'string' },
   port: { type: 'string' },

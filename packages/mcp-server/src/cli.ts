@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  const registry = await registryFor(options.tools, { root: options.root });
+  const registry = await registryFor(options.tools, { root: options.root, sandbox: options.sandbox });
   const create = () => createMcpServer(registry, { tools: options.tools });
   if (options.transport === 'stdio') {
     const { serveStdio } = await import('./serve-stdio.js');

@@ -18,4 +18,4 @@ export {
 export { BodyError, readJsonBody } from './read-body.js';
 export { type RegistryOptions, registryFor, workspaceToolNames } from './registry-for.js';
 export { type HttpEndpoint, type HttpServeOptions, serveHttp } from './serve-http.js';
-export { type StdioEndpoint, serveStdio } from './serve-stdio.js';
+export { type StdioEndpoint, type StdioServeOptions, serveStdio } from './serve-stdio.js';

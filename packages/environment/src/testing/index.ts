@@ -6,4 +6,5 @@
  * @module
  */
 export { type LocalServer, startServer } from './http-server.js';
+export { processesWithArgument, sandboxSkipReason } from './sandbox-support.js';
 export { makeWorld, type TempWorld } from './world.js';

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  type LocalServer,
+  makeWorld,
+  processesWithArgument,
+  sandboxSkipReason,
+  startServer,
+  type TempWorld,
+} from '@toolgate/environment/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, run } from './testing-fixtures/cli.js';
+
+async function until(condition: () => boolean, withinMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}
+
+const unique = () => `${3000 + Math.floor(Math.random() * 1000)}.${Math.floor(Math.random() * 1e6)}`;
+
+interface Structured {
+  isError?: boolean;
+  structuredContent?: { code?: string; exitCode?: number | null; stdout?: string; timedOut?: boolean };
+}
+
+describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, attacked over MCP', () => {
+  let world: TempWorld;
+  let server: LocalServer;
+  const clients: Client[] = [];
+  const connect = async (...flags: string[]) => {
+    const client = new Client({ name: 'attacker', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath(), '--tools', 'read_file,write_file,shell', '--root', world.root, ...flags],
+        stderr: 'pipe',
+      }),
+    );
+    clients.push(client);
+    return client;
+  };
+  const shell = async (client: Client, command: string, timeoutMs?: number) =>
+    (await client.callTool({
+      name: 'shell',
+      arguments: timeoutMs === undefined ? { command } : { command, timeoutMs },
+    })) as Structured;
+  let sandboxed: Client;
+
+  beforeAll(async () => {
+    world = makeWorld();
+    server = await startServer((_request, response) => response.end('internal'));
+    sandboxed = await connect('--sandbox');
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await server.close();
+    world.cleanup();
+  });
+
+  it('without --sandbox, --root does not confine shell (which is why --sandbox exists)', async () => {
+    const unsandboxed = await connect();
+    expect((await shell(unsandboxed, 'cat /etc/passwd')).structuredContent?.stdout).toContain('root:');
+  });
+
+  it('refuses /etc/passwd to read_file and shows none to shell', async () => {
+    const read = (await sandboxed.callTool({
+      name: 'read_file',
+      arguments: { path: '/etc/passwd' },
+    })) as Structured;
+    expect(read).toMatchObject({ isError: true, structuredContent: { code: 'PATH_OUTSIDE_ROOT' } });
+    const cat = await shell(sandboxed, 'cat /etc/passwd');
+    expect(cat.structuredContent?.exitCode).not.toBe(0);
+    expect(cat.structuredContent?.stdout).not.toContain('root:');
+  });
+
+  it('writes nothing outside the root', async () => {
+    const tag = unique();
+    await shell(
+      sandboxed,
+      `echo x > ${world.outside}/pwned.txt; echo x > /tmp/pwned-${tag}; echo in > in.txt`,
+    );
+    expect(existsSync(join(world.outside, 'pwned.txt'))).toBe(false);
+    expect(existsSync(`/tmp/pwned-${tag}`)).toBe(false);
+    expect(readFileSync(join(world.root, 'in.txt'), 'utf8')).toBe('in\n');
+  });
+
+  it('cannot reach 127.0.0.1', async () => {
+    writeFileSync(
+      join(world.root, 'probe.cjs'),
+      "require('http').get(process.argv[2], (r) => console.log('reached', r.statusCode)).on('error', (e) => console.log('failed', e.code));",
+    );
+    const before = server.requests.length;
+    const probe = await shell(sandboxed, `"${process.execPath}" probe.cjs ${server.origin}/`);
+    expect(probe.structuredContent?.stdout).toMatch(/^failed /);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('leaves no process behind after a call that timed out', async () => {
+    const cleared = unique();
+    const call = shell(sandboxed, `setsid env -i sh -c 'exec sleep ${cleared}' & sleep 300`, 10_000);
+    expect(await until(() => processesWithArgument(cleared).length > 0)).toBe(true);
+    expect((await call).structuredContent).toMatchObject({ timedOut: true, exitCode: null });
+    expect(await until(() => processesWithArgument(cleared).length === 0)).toBe(true);
+  }, 90_000);
+});
+
+describe.skipIf(process.platform !== 'linux')('toolgate-mcp --sandbox without bubblewrap', () => {
+  it('refuses to start, saying what to install, rather than serve shell unsandboxed', async () => {
+    const world = makeWorld();
+    try {
+      const started = await run(
+        process.execPath,
+        [cliPath(), '--sandbox', '--tools', 'shell', '--root', world.root],
+        { env: { PATH: join(world.base, 'no-bin-here') } },
+      );
+      expect(started.code).toBe(2);
+      expect(started.stderr).toContain('bubblewrap is not installed');
+      expect(started.stderr).toContain('apt-get install bubblewrap');
+    } finally {
+      world.cleanup();
+    }
+  });
+});
