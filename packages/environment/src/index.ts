@@ -27,7 +27,6 @@ export type {
 export { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment.js';
 export { defaultInheritedVariables } from './local-exec.js';
 export { type HostAddress, type HostResolver, systemResolver } from './local-fetch.js';
-export { type SearchEngine, searchDefaults } from './local-search.js';
 export {
   type CommandHandler,
   type FetchHandler,
@@ -35,3 +34,4 @@ export {
   type MemoryEnvironmentOptions,
 } from './memory-environment.js';
 export type { FileTree } from './memory-tree.js';
+export { type SearchEngine, searchDefaults } from './search-prepare.js';

@@ -21,8 +21,9 @@ import { fetchLocal, type HostResolver, type NetworkRules, systemResolver } from
 import { listLocalDirectory, readLocalFile, writeLocalFile } from './local-files.js';
 import { globLocal } from './local-glob.js';
 import { resolveLocalPath } from './local-resolve.js';
-import { type SearchEngine, searchLocal } from './local-search.js';
+import { searchLocal } from './local-search.js';
 import { outsideRoot } from './path-rules.js';
+import { type SearchEngine, searchDefaults } from './search-prepare.js';
 import { hostAllowList } from './url-rules.js';
 
 /** What a {@link LocalEnvironment} is built with. Every cap has a default. */
@@ -57,6 +58,11 @@ export interface LocalEnvironmentOptions {
   search?: SearchEngine;
   /** The ripgrep executable. Default `rg`. */
   ripgrepPath?: string;
+  /**
+   * Deadline of one content search, in milliseconds. Past it ripgrep is killed, or the worker thread
+   * running the JavaScript engine is terminated, and the search fails with TIMEOUT. Default 30,000.
+   */
+  searchTimeoutMs?: number;
 }
 
 /**
@@ -128,10 +134,17 @@ export class LocalEnvironment implements Environment {
   }
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
-    return searchLocal(this.root, pattern, options, this.#options.search ?? 'auto', {
-      command: this.#options.ripgrepPath ?? 'rg',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    });
+    return searchLocal(
+      this.root,
+      pattern,
+      options,
+      this.#options.search ?? 'auto',
+      {
+        command: this.#options.ripgrepPath ?? 'rg',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      },
+      this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs,
+    );
   }
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
