@@ -17,19 +17,14 @@ const idleMs = 15_000;
 
 /**
  * Runs a JavaScript-engine search on a worker thread, so a regular expression that backtracks for
- * ever stalls that thread and never the caller's event loop. At `timeoutMs` the thread is
- * terminated (which stops even a regex in the middle of a match) and the search fails with a
- * TIMEOUT naming the pattern and the deadline. Finished threads are kept briefly for reuse.
+ * ever stalls that thread and never the caller's event loop. At `timeoutMs` after the job reaches a
+ * started thread, the thread is terminated (which stops even a regex in the middle of a match) and
+ * the search fails with a TIMEOUT naming the pattern and the deadline. Starting a thread has its own
+ * bound ({@link threadStartupMs}); finished threads are kept briefly for the next search.
  */
-export function searchOffThread(job: SearchJob, timeoutMs: number): Promise<SearchResult> {
+export async function searchOffThread(job: SearchJob, timeoutMs: number): Promise<SearchResult> {
+  const worker = await takeWorker();
   return new Promise((resolvePromise, rejectPromise) => {
-    let worker: Worker;
-    try {
-      worker = takeWorker();
-    } catch (error) {
-      rejectPromise(threadFailed(error));
-      return;
-    }
     let settled = false;
     const settle = (reusable: boolean, outcome: () => void) => {
       if (settled) return;
@@ -57,6 +52,9 @@ export function searchOffThread(job: SearchJob, timeoutMs: number): Promise<Sear
   });
 }
 
+/** How long a new search thread may take to load before the search fails (a guard against a hang). */
+export const threadStartupMs = 60_000;
+
 /**
  * The TIMEOUT error of a search stopped at its deadline, naming the pattern (cut to 200 characters)
  * and the deadline, and saying what to do.
@@ -71,15 +69,46 @@ export function searchTimedOut(pattern: string, timeoutMs: number, engine: strin
   );
 }
 
-function takeWorker(): Worker {
+async function takeWorker(): Promise<Worker> {
   const reused = idle.pop();
-  if (reused !== undefined) {
-    clearTimeout(idleTimers.get(reused));
-    idleTimers.delete(reused);
-    return reused;
-  }
-  const { entry, options } = workerEntry();
-  return new Worker(entry, options);
+  if (reused === undefined) return startWorker();
+  clearTimeout(idleTimers.get(reused));
+  idleTimers.delete(reused);
+  return reused;
+}
+
+/** A new search thread, once it has loaded and said so. */
+function startWorker(): Promise<Worker> {
+  return new Promise((resolvePromise, rejectPromise) => {
+    let worker: Worker;
+    try {
+      const { entry, options } = workerEntry();
+      worker = new Worker(entry, options);
+    } catch (error) {
+      rejectPromise(threadFailed(error));
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', fail).off('exit', onExit);
+    };
+    const fail = (error: Error) => {
+      done();
+      void worker.terminate();
+      rejectPromise(threadFailed(error));
+    };
+    const onMessage = (message: unknown) => {
+      if (message !== 'ready') return;
+      done();
+      resolvePromise(worker);
+    };
+    const onExit = (code: number) => fail(new Error(`the thread exited with code ${code} while starting`));
+    const timer = setTimeout(
+      () => fail(new Error(`the thread did not start within ${threadStartupMs} ms`)),
+      threadStartupMs,
+    );
+    worker.on('message', onMessage).on('error', fail).on('exit', onExit);
+  });
 }
 
 function giveBack(worker: Worker): void {

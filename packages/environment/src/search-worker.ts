@@ -1,7 +1,8 @@
 /**
  * The entry of a search thread: runs each {@link SearchJob} it is sent with the JavaScript engine
  * and answers with the result or the error. A runaway regular expression stalls only this thread,
- * which its owner terminates at the search's deadline.
+ * which its owner terminates at the search's deadline. It says `ready` once loaded, so the deadline
+ * measures the search and not the start of the thread.
  */
 import { parentPort } from 'node:worker_threads';
 import { ToolgateError } from '@toolgate/core';
@@ -21,3 +22,4 @@ port.on('message', (job: SearchJob) => {
       }),
   );
 });
+port.postMessage('ready');
