@@ -144,7 +144,8 @@ function threadFailed(error: unknown): ToolgateError {
  */
 function workerEntry(): { entry: URL | string; options: WorkerOptions } {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { entry: new URL('./search-worker.js', here), options: {} };
+  // The thread needs none of this process's flags, and some (`--eval`, `--input-type`) break it.
+  if (!here.endsWith('.ts')) return { entry: new URL('./search-worker.js', here), options: { execArgv: [] } };
   const manifestPath = createRequire(here).resolve('tsx/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     exports: { './esm/api': { import: { default: string } } };
