@@ -60,6 +60,20 @@ describe('a search past its deadline', () => {
     });
   });
 
+  it('does not hold up another search started while it runs', async () => {
+    const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 5000 });
+    // Two searches at once leave two started threads idle, so neither search below waits for a start.
+    await Promise.all([environment.search('moss'), environment.search('moss')]);
+    let runawayEnded = false;
+    const runawaySearch = environment.search('(a|a)+\\1$').finally(() => {
+      runawayEnded = true;
+    });
+    const other = await environment.search('^moss$');
+    expect(runawayEnded).toBe(false);
+    expect(other.totalMatches).toBe(1);
+    await expect(runawaySearch).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
   it('stops a MemoryEnvironment search the same way', async () => {
     const environment = new MemoryEnvironment({ files: { 'notes.txt': runaway }, searchTimeoutMs: 1500 });
     await expect(environment.search('(?=(a+)+$)')).rejects.toMatchObject({ code: 'TIMEOUT' });

@@ -9,9 +9,8 @@ import type { SearchJob } from './search-job.js';
 
 type Reply = { ok: true; result: SearchResult } | { ok: false; code: ToolgateErrorCode; message: string };
 
-/** Idle search threads kept for the next search; they never keep the process alive. */
-const idle: Worker[] = [];
-const idleTimers = new Map<Worker, NodeJS.Timeout>();
+/** Idle search threads kept for the next search, each with what takes it out of the pool; they never keep the process alive. */
+const idle = new Map<Worker, () => void>();
 const maxIdle = 2;
 const idleMs = 15_000;
 
@@ -70,11 +69,10 @@ export function searchTimedOut(pattern: string, timeoutMs: number, engine: strin
 }
 
 async function takeWorker(): Promise<Worker> {
-  const reused = idle.pop();
-  if (reused === undefined) return startWorker();
-  clearTimeout(idleTimers.get(reused));
-  idleTimers.delete(reused);
-  return reused;
+  const reused = idle.keys().next();
+  if (reused.done) return startWorker();
+  idle.get(reused.value)?.();
+  return reused.value;
 }
 
 /** A new search thread, once it has loaded and said so. */
@@ -113,19 +111,23 @@ function startWorker(): Promise<Worker> {
 
 function giveBack(worker: Worker): void {
   worker.unref();
-  if (idle.length >= maxIdle) {
+  if (idle.size >= maxIdle) {
     void worker.terminate();
     return;
   }
-  idle.push(worker);
+  const retire = () => {
+    clearTimeout(timer);
+    worker.off('exit', retire);
+    idle.delete(worker);
+  };
   const timer = setTimeout(() => {
-    idleTimers.delete(worker);
-    const index = idle.indexOf(worker);
-    if (index !== -1) idle.splice(index, 1);
+    retire();
     void worker.terminate();
   }, idleMs);
   timer.unref();
-  idleTimers.set(worker, timer);
+  // A thread that dies while idle is dropped, so it is never handed a search.
+  worker.on('exit', retire);
+  idle.set(worker, retire);
 }
 
 function threadFailed(error: unknown): ToolgateError {
