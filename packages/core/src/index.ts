@@ -32,6 +32,7 @@ export {
   toJsonValue,
   truncationMarker,
 } from './json.js';
+export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { type Grant, type Manifest, manifestSchema, parseManifest } from './manifest.js';
 export {
   type Decision,

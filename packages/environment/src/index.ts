@@ -28,7 +28,6 @@ export type {
 export { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment.js';
 export { defaultInheritedVariables } from './local-exec.js';
 export { type HostAddress, type HostResolver, systemResolver } from './local-fetch.js';
-export { type SearchEngine, searchDefaults } from './local-search.js';
 export {
   type CommandHandler,
   type FetchHandler,
@@ -37,3 +36,4 @@ export {
 } from './memory-environment.js';
 export type { FileTree } from './memory-tree.js';
 export { SandboxEnvironment, type SandboxEnvironmentOptions } from './sandbox-environment.js';
+export { type SearchEngine, searchDefaults } from './search-prepare.js';

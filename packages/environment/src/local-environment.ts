@@ -22,8 +22,9 @@ import { fetchLocal, type HostResolver, type NetworkRules, systemResolver } from
 import { listLocalDirectory, readLocalFile, writeLocalFile } from './local-files.js';
 import { globLocal } from './local-glob.js';
 import { resolveLocalPath } from './local-resolve.js';
-import { type SearchEngine, searchLocal } from './local-search.js';
+import { searchLocal } from './local-search.js';
 import { outsideRoot, pathKeptChanging } from './path-rules.js';
+import { type SearchEngine, searchDefaults } from './search-prepare.js';
 import { hostAllowList } from './url-rules.js';
 
 const maxConfinementAttempts = 3;
@@ -66,6 +67,11 @@ export interface LocalEnvironmentOptions {
   search?: SearchEngine;
   /** The ripgrep executable. Default `rg`. */
   ripgrepPath?: string;
+  /**
+   * Deadline of one content search, in milliseconds. Past it ripgrep is killed, or the worker thread
+   * running the JavaScript engine is terminated, and the search fails with TIMEOUT. Default 30,000.
+   */
+  searchTimeoutMs?: number;
 }
 
 /**
@@ -161,10 +167,17 @@ export class LocalEnvironment implements Environment {
   }
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
-    return searchLocal(this.root, pattern, options, this.#options.search ?? 'auto', {
-      command: this.#options.ripgrepPath ?? 'rg',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    });
+    return searchLocal(
+      this.root,
+      pattern,
+      options,
+      this.#options.search ?? 'auto',
+      {
+        command: this.#options.ripgrepPath ?? 'rg',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      },
+      this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs,
+    );
   }
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -1,45 +1,42 @@
 import { ToolgateError } from '@toolgate/core';
 import type { SearchOptions, SearchResult } from './environment.js';
-import { assertGlobPattern, pathMatcher } from './path-rules.js';
-import { MatchCollector } from './search-collector.js';
-import { searchWithJavaScript } from './search-javascript.js';
-import { lineMatcher } from './search-lines.js';
-import { compileSearchPattern, ripgrepPattern } from './search-pattern.js';
+import { jobOptions } from './search-job.js';
+import { ripgrepPattern } from './search-pattern.js';
+import { prepareSearch, type SearchEngine } from './search-prepare.js';
 import { searchWithRipgrep } from './search-ripgrep.js';
+import { searchOffThread, searchTimedOut } from './search-thread.js';
 
-/** Which engine searches file contents: ripgrep when it can, always JavaScript, or ripgrep only. */
-export type SearchEngine = 'auto' | 'ripgrep' | 'javascript';
-
-/** Defaults for {@link SearchOptions}. */
-export const searchDefaults = { maxMatches: 1000, maxLineChars: 1000 } as const;
-
-/** Reads and checks the options every environment's search takes. */
-export function prepareSearch(pattern: string, options: SearchOptions = {}) {
-  const regex = compileSearchPattern(pattern);
-  const glob = options.glob === undefined ? undefined : assertGlobPattern(options.glob, 'search glob');
-  const include = glob === undefined ? () => true : pathMatcher(glob);
-  const maxMatches = options.maxMatches ?? searchDefaults.maxMatches;
-  const maxLineChars = options.maxLineChars ?? searchDefaults.maxLineChars;
-  return { regex, glob, include, collector: new MatchCollector(maxMatches, maxLineChars) };
-}
-
-/** Searches the files under `root`, with ripgrep when allowed and able, otherwise in JavaScript. */
+/**
+ * Searches the files under `root`, with ripgrep when allowed and able, otherwise with the
+ * JavaScript engine on a worker thread. Either way the search ends by `timeoutMs`: ripgrep is
+ * killed, the thread terminated, and the search fails with TIMEOUT.
+ */
 export async function searchLocal(
   root: string,
   pattern: string,
   options: SearchOptions | undefined,
   engine: SearchEngine,
   ripgrep: { command: string; env: Record<string, string> },
+  timeoutMs: number,
 ): Promise<SearchResult> {
   const prepared = prepareSearch(pattern, options);
+  const deadline = performance.now() + timeoutMs;
   const translated = engine === 'javascript' ? undefined : ripgrepPattern(pattern);
   if (translated !== undefined) {
     const outcome = await searchWithRipgrep(
-      { root, command: ripgrep.command, pattern: translated, glob: prepared.glob, env: ripgrep.env },
+      {
+        root,
+        command: ripgrep.command,
+        pattern: translated,
+        glob: prepared.glob,
+        env: ripgrep.env,
+        timeoutMs,
+      },
       prepared.include,
       prepared.collector,
     );
     if (outcome === 'done') return prepared.collector.result('ripgrep');
+    if (outcome === 'timed-out') throw searchTimedOut(pattern, timeoutMs, 'ripgrep');
     if (outcome === 'unavailable' && engine === 'ripgrep') {
       throw new ToolgateError(
         'COMMAND_FAILED',
@@ -47,7 +44,15 @@ export async function searchLocal(
       );
     }
   }
-  const fresh = prepareSearch(pattern, options);
-  await searchWithJavaScript(root, lineMatcher(fresh.regex), fresh.include, fresh.collector);
-  return fresh.collector.result('javascript');
+  const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
+  try {
+    return await searchOffThread(
+      { kind: 'directory', root, pattern, options: jobOptions(options) },
+      remaining,
+    );
+  } catch (error) {
+    if (ToolgateError.is(error) && error.code === 'TIMEOUT')
+      throw searchTimedOut(pattern, timeoutMs, 'JavaScript');
+    throw error;
+  }
 }

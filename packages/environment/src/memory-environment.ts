@@ -16,7 +16,6 @@ import type {
   WriteResult,
 } from './environment.js';
 import { selectLines } from './lines.js';
-import { prepareSearch } from './local-search.js';
 import { type FileTree, MemoryTree } from './memory-tree.js';
 import {
   assertGlobPattern,
@@ -27,7 +26,9 @@ import {
   pathMatcher,
   relativePosix,
 } from './path-rules.js';
-import { lineMatcher, searchText } from './search-lines.js';
+import { jobOptions } from './search-job.js';
+import { prepareSearch, searchDefaults } from './search-prepare.js';
+import { searchOffThread } from './search-thread.js';
 import { checkUrl, hostAllowList } from './url-rules.js';
 
 /** Serves a command line in a {@link MemoryEnvironment}: a result (missing fields default) or stdout text. */
@@ -53,6 +54,8 @@ export interface MemoryEnvironmentOptions {
   fetch?: FetchHandler;
   /** Hosts that may be named even as internal IP literals (`127.0.0.1:8080`). */
   allowHosts?: readonly string[];
+  /** Deadline of one content search (run on a worker thread), in milliseconds. Default 30,000. */
+  searchTimeoutMs?: number;
 }
 
 /**
@@ -141,12 +144,10 @@ export class MemoryEnvironment implements Environment {
   }
 
   async search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
-    const prepared = prepareSearch(pattern, options);
-    const matcher = lineMatcher(prepared.regex);
-    for (const [path, content] of this.#tree.files) {
-      if (prepared.include(path)) searchText(path, content, matcher, prepared.collector);
-    }
-    return prepared.collector.result('javascript');
+    const { include } = prepareSearch(pattern, options);
+    const files = [...this.#tree.files].filter(([path]) => include(path));
+    const timeoutMs = this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs;
+    return searchOffThread({ kind: 'texts', files, pattern, options: jobOptions(options) }, timeoutMs);
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

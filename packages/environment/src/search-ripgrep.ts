@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { MatchCollector } from './search-collector.js';
 
-/** Why ripgrep could not answer, so the JavaScript engine should. */
-export type RipgrepOutcome = 'done' | 'unavailable' | 'pattern-refused';
+/** How a ripgrep run ended: answered, not runnable or refusing the pattern (so JavaScript should answer), or killed at its deadline. */
+export type RipgrepOutcome = 'done' | 'unavailable' | 'pattern-refused' | 'timed-out';
 
 const safeGlob = /^[A-Za-z0-9_.\-/*{},]+$/;
 
@@ -11,6 +11,7 @@ const safeGlob = /^[A-Za-z0-9_.\-/*{},]+$/;
  * (hidden files included, ignore files not read, `.git` dropped, symlinks not followed, no
  * transcoding). Binary files (a NUL byte anywhere) are dropped, as ripgrep flags them. Every path
  * is filtered again with `include`, so a glob means exactly what it means to the JavaScript engine.
+ * At `timeoutMs` ripgrep is killed (SIGKILL) and the outcome is `timed-out`.
  */
 export function searchWithRipgrep(
   options: {
@@ -19,6 +20,7 @@ export function searchWithRipgrep(
     pattern: string;
     glob: string | undefined;
     env: Record<string, string>;
+    timeoutMs: number;
   },
   include: (path: string) => boolean,
   collector: MatchCollector,
@@ -43,6 +45,11 @@ export function searchWithRipgrep(
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
     let stderr = '';
     let sawOutput = false;
     let rest: Buffer[] = [];
@@ -95,8 +102,16 @@ export function searchWithRipgrep(
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    child.once('error', () => resolvePromise('unavailable'));
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolvePromise('unavailable');
+    });
     child.once('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        resolvePromise('timed-out');
+        return;
+      }
       if (rest.length > 0) onLine(Buffer.concat(rest));
       flush();
       if (code === 2 && !sawOutput && /regex|pattern/i.test(stderr)) resolvePromise('pattern-refused');

@@ -1,0 +1,38 @@
+import type { SearchOptions, SearchResult } from './environment.js';
+import { searchWithJavaScript } from './search-javascript.js';
+import { lineMatcher, searchText } from './search-lines.js';
+import { prepareSearch } from './search-prepare.js';
+
+/** The part of {@link SearchOptions} a search thread needs: plain data that crosses a thread. */
+export type SearchJobOptions = Pick<SearchOptions, 'glob' | 'maxMatches' | 'maxLineChars'>;
+
+/**
+ * One JavaScript-engine search, as handed to a search thread: a directory tree to walk, or texts
+ * already in memory (a MemoryEnvironment's files).
+ */
+export type SearchJob =
+  | { kind: 'directory'; root: string; pattern: string; options: SearchJobOptions }
+  | { kind: 'texts'; files: [path: string, content: string][]; pattern: string; options: SearchJobOptions };
+
+/** Runs a search job with the JavaScript engine, on whichever thread calls it. */
+export async function runSearchJob(job: SearchJob): Promise<SearchResult> {
+  const prepared = prepareSearch(job.pattern, job.options);
+  const matcher = lineMatcher(prepared.regex);
+  if (job.kind === 'directory') {
+    await searchWithJavaScript(job.root, matcher, prepared.include, prepared.collector);
+  } else {
+    for (const [path, content] of job.files) {
+      if (prepared.include(path)) searchText(path, content, matcher, prepared.collector);
+    }
+  }
+  return prepared.collector.result('javascript');
+}
+
+/** Copies only the options a search thread reads, so nothing that cannot cross a thread is sent. */
+export function jobOptions(options: SearchOptions = {}): SearchJobOptions {
+  return {
+    ...(options.glob === undefined ? {} : { glob: options.glob }),
+    ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+    ...(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars }),
+  };
+}

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { ToolgateError, type ToolgateErrorCode } from '@toolgate/core';
+import type { SearchResult } from './environment.js';
+import type { SearchJob } from './search-job.js';
+
+type Reply = { ok: true; result: SearchResult } | { ok: false; code: ToolgateErrorCode; message: string };
+
+/** Idle search threads kept for the next search, each with what takes it out of the pool; they never keep the process alive. */
+const idle = new Map<Worker, () => void>();
+const maxIdle = 2;
+const idleMs = 15_000;
+
+/**
+ * Runs a JavaScript-engine search on a worker thread, so a regular expression that backtracks for
+ * ever stalls that thread and never the caller's event loop. At `timeoutMs` after the job reaches a
+ * started thread, the thread is terminated (which stops even a regex in the middle of a match) and
+ * the search fails with a TIMEOUT naming the pattern and the deadline. Starting a thread has its own
+ * bound ({@link threadStartupMs}); finished threads are kept briefly for the next search.
+ */
+export async function searchOffThread(job: SearchJob, timeoutMs: number): Promise<SearchResult> {
+  const worker = await takeWorker();
+  return new Promise((resolvePromise, rejectPromise) => {
+    let settled = false;
+    const settle = (reusable: boolean, outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (reusable) giveBack(worker);
+      else void worker.terminate();
+      outcome();
+    };
+    const onMessage = (reply: Reply) =>
+      settle(true, () =>
+        reply.ok ? resolvePromise(reply.result) : rejectPromise(new ToolgateError(reply.code, reply.message)),
+      );
+    const onError = (error: Error) => settle(false, () => rejectPromise(threadFailed(error)));
+    const onExit = (code: number) =>
+      settle(false, () => rejectPromise(threadFailed(new Error(`the thread exited with code ${code}`))));
+    const timer = setTimeout(
+      () => settle(false, () => rejectPromise(searchTimedOut(job.pattern, timeoutMs, 'JavaScript'))),
+      timeoutMs,
+    );
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.ref();
+    worker.postMessage(job);
+  });
+}
+
+/** How long a new search thread may take to load before the search fails (a guard against a hang). */
+export const threadStartupMs = 60_000;
+
+/**
+ * The TIMEOUT error of a search stopped at its deadline, naming the pattern (cut to 200 characters)
+ * and the deadline, and saying what to do.
+ */
+export function searchTimedOut(pattern: string, timeoutMs: number, engine: string): ToolgateError {
+  const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;
+  return new ToolgateError(
+    'TIMEOUT',
+    `the search for pattern ${JSON.stringify(shown)} was stopped at its deadline of ${timeoutMs} ms ` +
+      `(${engine} engine); simplify the pattern (nested quantifiers such as (a+)+, backreferences and ` +
+      'lookaround can take exponential time) or narrow the search with a glob',
+  );
+}
+
+async function takeWorker(): Promise<Worker> {
+  const reused = idle.keys().next();
+  if (reused.done) return startWorker();
+  idle.get(reused.value)?.();
+  return reused.value;
+}
+
+/** A new search thread, once it has loaded and said so. */
+function startWorker(): Promise<Worker> {
+  return new Promise((resolvePromise, rejectPromise) => {
+    let worker: Worker;
+    try {
+      const { entry, options } = workerEntry();
+      worker = new Worker(entry, options);
+    } catch (error) {
+      rejectPromise(threadFailed(error));
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', fail).off('exit', onExit);
+    };
+    const fail = (error: Error) => {
+      done();
+      void worker.terminate();
+      rejectPromise(threadFailed(error));
+    };
+    const onMessage = (message: unknown) => {
+      if (message !== 'ready') return;
+      done();
+      resolvePromise(worker);
+    };
+    const onExit = (code: number) => fail(new Error(`the thread exited with code ${code} while starting`));
+    const timer = setTimeout(
+      () => fail(new Error(`the thread did not start within ${threadStartupMs} ms`)),
+      threadStartupMs,
+    );
+    worker.on('message', onMessage).on('error', fail).on('exit', onExit);
+  });
+}
+
+function giveBack(worker: Worker): void {
+  worker.unref();
+  if (idle.size >= maxIdle) {
+    void worker.terminate();
+    return;
+  }
+  const retire = () => {
+    clearTimeout(timer);
+    worker.off('exit', retire);
+    idle.delete(worker);
+  };
+  const timer = setTimeout(() => {
+    retire();
+    void worker.terminate();
+  }, idleMs);
+  timer.unref();
+  // A thread that dies while idle is dropped, so it is never handed a search.
+  worker.on('exit', retire);
+  idle.set(worker, retire);
+}
+
+function threadFailed(error: unknown): ToolgateError {
+  return new ToolgateError(
+    'TOOL_FAILED',
+    `the search thread failed: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
+}
+
+/**
+ * Where the thread's entry is. Built, it is `search-worker.js` beside this file. Run from source
+ * (tests resolve packages to `src/` through the `@toolgate/source` condition), it is
+ * `search-worker.ts`, loaded through tsx (a development dependency) registered inside the thread,
+ * with the same condition.
+ */
+function workerEntry(): { entry: URL | string; options: WorkerOptions } {
+  const here = import.meta.url;
+  // The thread needs none of this process's flags, and some (`--eval`, `--input-type`) break it.
+  if (!here.endsWith('.ts')) return { entry: new URL('./search-worker.js', here), options: { execArgv: [] } };
+  const manifestPath = createRequire(here).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    exports: { './esm/api': { import: { default: string } } };
+  };
+  const api = pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api'].import.default)).href;
+  const source = new URL('./search-worker.ts', here).href;
+  return {
+    entry: `import { register } from ${JSON.stringify(api)};\nregister();\nawait import(${JSON.stringify(source)});`,
+    options: { eval: true, execArgv: ['--conditions=@toolgate/source'] },
+  };
+}
