@@ -1,5 +1,5 @@
-import { RE2JS } from 're2js';
 import { messageOf, ToolgateError } from './errors.js';
+import { linearPattern } from './linear-pattern.js';
 
 /** The limits a JSON Schema from elsewhere (an MCP server) must keep to before toolgate reads it. */
 export const remoteSchemaLimits = {
@@ -155,7 +155,7 @@ function isWithin(path: readonly string[], prefix: readonly string[]): boolean {
 
 function checkPattern(pattern: string): void {
   try {
-    RE2JS.compile(pattern);
+    linearPattern(pattern);
   } catch (error) {
     throw unsafe(
       `its pattern ${JSON.stringify(pattern.slice(0, 200))} cannot run in a linear-time engine (${messageOf(error)})`,

@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
 import type { JsonValue } from './json.js';
+import { linearPattern } from './linear-pattern.js';
 import { checkRemoteSchema } from './remote-schema-check.js';
 import { formatIssues } from './zod-issues.js';
 
@@ -64,7 +64,7 @@ function compile(schema: object): RemoteSchemaValidator {
 
 const re2Engine = Object.assign(
   (pattern: string) => {
-    const expression = RE2JS.compile(pattern);
+    const expression = linearPattern(pattern);
     return { test: (text: string) => expression.test(text) };
   },
   { code: 're2js' },
