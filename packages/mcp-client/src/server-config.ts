@@ -1,4 +1,19 @@
 import { ToolgateError } from '@toolgate/core';
+import { limitsProblem, type McpLimits } from './limits.js';
+
+/** A log message a server sent (`notifications/message`), as handed to `onLog`. */
+export interface ServerLogEntry {
+  /** The server's name. */
+  server: string;
+  /** The level the server gave, e.g. `info`, `error`. */
+  level: string;
+  /** The logger name the server gave, if any. */
+  logger?: string;
+  /** What the server logged. */
+  data: unknown;
+  /** How many notifications from this server were dropped (over the rate limit) since the last entry. */
+  dropped: number;
+}
 
 /** Settings every MCP server takes, whatever its transport. */
 interface ServerConfigBase {
@@ -8,6 +23,10 @@ interface ServerConfigBase {
   prefix?: string;
   /** How long a call (and the handshake) may take before it fails with TIMEOUT. Default 60,000 ms. */
   timeoutMs?: number;
+  /** What this server may make the client hold or read; each unset limit takes its default (see `defaultLimits`). */
+  limits?: McpLimits;
+  /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
+  onLog?: (entry: ServerLogEntry) => void;
 }
 
 /** An MCP server the client starts as a child process and talks to over stdio. */
@@ -55,6 +74,8 @@ export function checkServerConfig(config: McpServerConfig): void {
   if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0)) {
     fail(`timeoutMs must be a positive number of milliseconds, not ${config.timeoutMs}`);
   }
+  const badLimits = limitsProblem(config.limits);
+  if (badLimits !== undefined) fail(badLimits);
   if (isStdioConfig(config)) {
     if (typeof config.command !== 'string' || config.command === '')
       fail('"command" must be a non-empty string');
