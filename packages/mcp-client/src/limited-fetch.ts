@@ -12,7 +12,8 @@ const encoder = new TextEncoder();
  * arrive, so no server can make this process buffer more than it allows:
  * - a JSON body past `maxMessageBytes`, or one SSE event past it (an unterminated line included),
  *   errors the body at that byte, cancels the rest, and calls `onOversize` (the connection fails);
- * - an error status's body is cut after `maxErrorChars` bytes, with a marker, and the rest is never read.
+ * - an error status's body is cut (leaving room in `maxErrorChars` for what the SDK says around it),
+ *   with a marker, and the rest is never read.
  */
 export function limitedFetch(
   limits: FetchLimits,
@@ -24,7 +25,7 @@ export function limitedFetch(
     if (response.body === null || nullBodyStatuses.has(response.status)) return response;
     const body = response.ok
       ? response.body.pipeThrough(countingStream(response, limits.maxMessageBytes, onOversize))
-      : response.body.pipeThrough(cuttingStream(limits.maxErrorChars));
+      : response.body.pipeThrough(cuttingStream(Math.max(0, limits.maxErrorChars - 500)));
     const limited = new Response(body, {
       status: response.status,
       statusText: response.statusText,
