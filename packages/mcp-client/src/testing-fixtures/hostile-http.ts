@@ -88,10 +88,11 @@ function attack(name: string, id: number, response: ServerResponse, count: (byte
   switch (name) {
     case 'sse_unterminated':
       response.writeHead(200, sse);
-      return stream(response, 'data: ', 'x', 1024 ** 3, '', count);
+      stream(response, 'data: ', 'x', 1024 ** 3, '', count);
+      return;
     case 'json_huge':
       response.writeHead(200, json);
-      return stream(
+      stream(
         response,
         `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`,
         'x',
@@ -99,9 +100,10 @@ function attack(name: string, id: number, response: ServerResponse, count: (byte
         '"}]}}',
         count,
       );
+      return;
     case 'sse_empty_objects':
       response.writeHead(200, sse);
-      return stream(
+      stream(
         response,
         `data: {"jsonrpc":"2.0","id":${id},"result":{"content":[],"junk":[{}`,
         ',{}',
@@ -109,9 +111,11 @@ function attack(name: string, id: number, response: ServerResponse, count: (byte
         ']}}\n\n',
         count,
       );
+      return;
     case 'error_500':
       response.writeHead(500, { 'content-type': 'text/plain' });
-      return stream(response, 'internal error: ', 'E', 5 * 1024 ** 2, '', count);
+      stream(response, 'internal error: ', 'E', 5 * 1024 ** 2, '', count);
+      return;
     case 'rpc_error':
       response
         .writeHead(200, json)
