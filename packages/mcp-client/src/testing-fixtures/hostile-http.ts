@@ -119,7 +119,7 @@ function attack(name: string, id: number, response: ServerResponse, count: (byte
     case 'rpc_error':
       response
         .writeHead(200, json)
-        .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'm'.repeat(3_000_000) } }));
+        .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'm'.repeat(3_000_000) } }));
       return;
     default:
       response
