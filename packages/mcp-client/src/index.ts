@@ -8,6 +8,7 @@
 export { McpConnection, type ToolsListener } from './connection.js';
 export { fingerprint, type ToolShape } from './fingerprint.js';
 export { resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
+export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
 export { mapResult } from './map-result.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
 export { parseServerCommands } from './server-commands.js';
@@ -16,6 +17,8 @@ export {
   type HttpServerConfig,
   isStdioConfig,
   type McpServerConfig,
+  type ServerLogEntry,
   type StdioServerConfig,
 } from './server-config.js';
 export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
+export type { WithheldTool } from './tool-list.js';

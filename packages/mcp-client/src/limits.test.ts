@@ -40,7 +40,10 @@ describe('limits per server', () => {
   it('cuts a 3 MB error result to maxErrorChars, with a marker', async () => {
     const resolver = await connect([hostile()]);
     const error = await resolver.call('big_error', { chars: 3_000_000 }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('MCP server "hostile"') });
+    expect(error).toMatchObject({
+      code: 'TOOL_FAILED',
+      message: expect.stringContaining('MCP server "hostile"'),
+    });
     const message = (error as Error).message;
     expect(message.length).toBeLessThan(10_200);
     expect(message).toMatch(/\[… truncated: 2990000 more characters not shown\]$/);
@@ -67,7 +70,9 @@ describe('limits per server', () => {
       message: expect.stringContaining('its input schema is larger than 256 KiB (limits.maxSchemaBytes)'),
     });
     const wordy = await resolver.describe('wordy');
-    expect(wordy?.description).toHaveLength(16_384 + '\n[… truncated: 83616 more characters not shown]'.length);
+    expect(wordy?.description).toHaveLength(
+      16_384 + '\n[… truncated: 83616 more characters not shown]'.length,
+    );
     expect(wordy?.description.endsWith('[… truncated: 83616 more characters not shown]')).toBe(true);
     expect(await resolver.call('ping', {})).toEqual({ pong: true });
   });
