@@ -49,7 +49,11 @@ function smallHeapClient(spec: { server: McpServerConfig; call?: { tool: string;
         reject(new Error(`the client died (exit ${code}, signal ${signal}); stderr: ${stderr}`));
         return;
       }
-      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Outcome);
+      const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as Outcome;
+      // Well inside the 256 MB heap (sampled every 5 ms, so a lower bound on the true peak).
+      if (outcome.heapPeakMiB >= 200)
+        reject(new Error(`the client's heap reached ${outcome.heapPeakMiB} MiB`));
+      resolve(outcome);
     });
   });
 }
@@ -100,6 +104,16 @@ describe('a hostile server cannot make a 256 MB client run out of memory (the cl
       expect(outcome.message).toContain(
         'MCP server "hostile" lists more than 8 MiB of tools over all its pages (limits.maxListBytes)',
       );
+    }, 120_000);
+
+    it('a list of dense schemas (1 MB of empty properties a page) fails the attach at the whole-list limit', async () => {
+      const outcome = await smallHeapClient({
+        server: fixture('hostile.mjs', {
+          args: [join(here, 'testing-fixtures', 'hostile.mjs'), 'dense-schemas'],
+        }),
+      });
+      expect(outcome).toMatchObject({ stage: 'attach', ok: false, code: 'TRANSPORT_FAILED' });
+      expect(outcome.message).toContain('(limits.maxListBytes)');
     }, 120_000);
 
     it('a 3 MB result, under the limit, is served (capped for the model as usual)', async () => {

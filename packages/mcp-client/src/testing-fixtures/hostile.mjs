@@ -1,6 +1,6 @@
 // A real MCP server (the SDK's low-level Server over stdio) that attacks its client, for limit,
 // flood and independence tests. Usage: node hostile.mjs [listing]
-//   listing: normal (default) | huge-pages | many-pages | many-tools | odd-tools | stall-refresh | slow-pages
+//   listing: normal (default) | huge-pages | many-pages | many-tools | dense-schemas | odd-tools | stall-refresh | slow-pages
 // It writes "tools/list #N" to stderr for every tools/list request it receives.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -42,6 +42,17 @@ function page(request) {
       return {
         tools: Array.from({ length: 500 }, (_, index) => tool(`t_${cursor}_${index}`)),
         ...(cursor < 9 ? more : {}),
+      };
+    case 'dense-schemas': // pages of 4 tools, each schema ~250 KB of empty properties; argv[3] pages (default 1000)
+      return {
+        tools: Array.from({ length: 4 }, (_, index) =>
+          tool(
+            `dense_${cursor}_${index}`,
+            'Dense.',
+            object(Object.fromEntries(Array.from({ length: 20_000 }, (_, key) => [`p${key}`, {}]))),
+          ),
+        ),
+        ...(cursor + 1 < Number(process.argv[3] ?? 1000) ? more : {}),
       };
     case 'odd-tools':
       return {
