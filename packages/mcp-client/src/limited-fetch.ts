@@ -4,7 +4,8 @@ export interface FetchLimits {
   readonly maxErrorChars: number;
 }
 
-const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
+/** Statuses whose body the SDK never reads (202 answers a notification; it is cancelled unread). */
+const unreadBodyStatuses = new Set([101, 103, 202, 204, 205, 304]);
 const encoder = new TextEncoder();
 
 /**
@@ -22,10 +23,14 @@ export function limitedFetch(
 ): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
-    if (response.body === null || nullBodyStatuses.has(response.status)) return response;
+    if (response.body === null || unreadBodyStatuses.has(response.status)) return response;
+    // A declared length within the cap needs no counting: the HTTP parser reads no more than that.
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    const cap = response.ok ? limits.maxMessageBytes : errorBodyBytes(limits);
+    if (Number.isSafeInteger(declared) && declared <= cap) return response;
     const body = response.ok
       ? response.body.pipeThrough(countingStream(response, limits.maxMessageBytes, onOversize))
-      : response.body.pipeThrough(cuttingStream(Math.max(0, limits.maxErrorChars - 500)));
+      : response.body.pipeThrough(cuttingStream(errorBodyBytes(limits)));
     const limited = new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -34,6 +39,11 @@ export function limitedFetch(
     Object.defineProperty(limited, 'url', { value: response.url });
     return limited;
   };
+}
+
+/** How much of an error body is kept: `maxErrorChars`, less room for what the SDK says around it. */
+function errorBodyBytes(limits: FetchLimits): number {
+  return Math.max(0, limits.maxErrorChars - 500);
 }
 
 /** The error a body past the per-message cap fails with. */
