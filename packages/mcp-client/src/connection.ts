@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { capErrorResult, capErrorText } from './error-text.js';
-import { limitedFetch } from './limited-fetch.js';
+import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
 import { formatBytes, type ResolvedLimits, resolveLimits } from './limits.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
@@ -231,8 +231,12 @@ export class McpConnection {
       });
     }
     const headers = config.headers;
-    const fetch = limitedFetch(this.#limits, () => {
-      session.fault ??= this.#oversize();
+    const fetch = limitedFetch(this.#limits, (error) => {
+      session.fault ??=
+        error instanceof BatchTooLarge
+          ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
+            'raise the limit in its config if this server is trusted to send more'
+          : this.#oversize();
       void this.#drop(session);
     });
     return new StreamableHTTPClientTransport(new URL(config.url), {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerLogEntry, StdioServerConfig } from './server-config.js';
+import { startHostileHttp } from './testing-fixtures/hostile-http.js';
 import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
 
 const hostile = (options: Partial<StdioServerConfig> = {}) =>
@@ -29,11 +30,43 @@ describe('floods coalesce', () => {
       server: 'hostile',
       level: 'info',
       data: 'log 0',
-      dropped: 0,
+      dropped: expect.any(Number),
     });
     // A burst of 40, then 20 a second: nowhere near the 10,000 sent.
     expect(logs.length, `${logs.length} log entries in ${seconds.toFixed(1)} s`).toBeLessThanOrEqual(
       40 + Math.ceil(20 * seconds) + 1,
     );
+  });
+
+  it('over HTTP, a JSON batch of 10,000 list_changed notifications fails the call at maxBatchMessages, unread', async () => {
+    const http = await startHostileHttp();
+    try {
+      const resolver = await connect([{ name: 'hostile-http', url: http.url }]);
+      await expect(resolver.call('flood_batch', {})).rejects.toMatchObject({
+        code: 'TRANSPORT_FAILED',
+        message: expect.stringContaining(
+          'MCP server "hostile-http" failed during a call to "flood_batch": it sent a batch of 10001 messages in one response, more than 100 (limits.maxBatchMessages)',
+        ),
+      });
+      expect(http.listRequests).toBe(1); // none of the notifications was acted on
+      expect(await resolver.call('ok', {})).toEqual({ ok: true }); // a new session
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('over HTTP, a batch allowed by the config still costs at most two refreshes', async () => {
+    const http = await startHostileHttp();
+    try {
+      const resolver = await connect([
+        { name: 'hostile-http', url: http.url, limits: { maxBatchMessages: 20_000 } },
+      ]);
+      expect(await resolver.call('flood_batch', { count: 10_000 })).toEqual({ flooded: true });
+      expect(await resolver.call('ok', {})).toEqual({ ok: true }); // waits for its own refreshes
+      expect(http.listRequests).toBeGreaterThanOrEqual(2);
+      expect(http.listRequests).toBeLessThanOrEqual(3);
+    } finally {
+      await http.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ function source(chunks: string[], contentType: string, status = 200): typeof fet
     );
 }
 
-const limits = { maxMessageBytes: 100, maxErrorChars: 600 };
+const limits = { maxMessageBytes: 100, maxErrorChars: 600, maxBatchMessages: 3 };
 
 describe('limitedFetch', () => {
   it('lets a long SSE stream of small events through whole, whatever its total', async () => {
@@ -45,12 +45,12 @@ describe('limitedFetch', () => {
 
   it('errors a JSON body past the limit', async () => {
     const oversize: Error[] = [];
-    const response = await limitedFetch(
+    const fetching = limitedFetch(
       limits,
       (error) => oversize.push(error),
       source(['{"a":"', 'b'.repeat(200), '"}'], 'application/json'),
     )('http://x');
-    await expect(response.json()).rejects.toMatchObject({ limit: 100 });
+    await expect(fetching).rejects.toMatchObject({ limit: 100 });
     expect(oversize).toHaveLength(1);
   });
 
@@ -63,5 +63,21 @@ describe('limitedFetch', () => {
     const text = await response.text();
     expect(text).toBe(`${'E'.repeat(100)}\n[… truncated: the rest of the body was not read]`);
     expect(response.status).toBe(500);
+  });
+
+  it('refuses a JSON batch of more messages than the limit, and passes a smaller one on whole', async () => {
+    const message = '{"jsonrpc":"2.0","method":"n"}';
+    const roomy = { ...limits, maxMessageBytes: 10_000 };
+    const oversize: Error[] = [];
+    const batchOf = (count: number) =>
+      limitedFetch(
+        roomy,
+        (error) => oversize.push(error),
+        source([`[${Array(count).fill(message)}]`], 'application/json'),
+      )('http://x');
+    await expect(batchOf(4)).rejects.toMatchObject({ count: 4, limit: 3 });
+    expect(oversize).toHaveLength(1);
+    expect(await (await batchOf(3)).json()).toHaveLength(3);
+    expect(oversize).toHaveLength(1);
   });
 });

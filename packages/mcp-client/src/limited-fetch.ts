@@ -2,6 +2,7 @@
 export interface FetchLimits {
   readonly maxMessageBytes: number;
   readonly maxErrorChars: number;
+  readonly maxBatchMessages: number;
 }
 
 /** Statuses whose body the SDK never reads (202 answers a notification; it is cancelled unread). */
@@ -14,7 +15,9 @@ const encoder = new TextEncoder();
  * - a JSON body past `maxMessageBytes`, or one SSE event past it (an unterminated line included),
  *   errors the body at that byte, cancels the rest, and calls `onOversize` (the connection fails);
  * - an error status's body is cut (leaving room in `maxErrorChars` for what the SDK says around it),
- *   with a marker, and the rest is never read.
+ *   with a marker, and the rest is never read;
+ * - a JSON batch of more than `maxBatchMessages` messages fails the same way (the SDK would check
+ *   each one synchronously, stalling every other server's calls).
  */
 export function limitedFetch(
   limits: FetchLimits,
@@ -27,18 +30,64 @@ export function limitedFetch(
     // A declared length within the cap needs no counting: the HTTP parser reads no more than that.
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     const cap = response.ok ? limits.maxMessageBytes : errorBodyBytes(limits);
-    if (Number.isSafeInteger(declared) && declared <= cap) return response;
-    const body = response.ok
-      ? response.body.pipeThrough(countingStream(response, limits.maxMessageBytes, onOversize))
-      : response.body.pipeThrough(cuttingStream(errorBodyBytes(limits)));
-    const limited = new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperty(limited, 'url', { value: response.url });
-    return limited;
+    const counted =
+      Number.isSafeInteger(declared) && declared <= cap ? response : limitBody(response, limits, onOversize);
+    if (!response.ok || !/^\s*application\/json/i.test(response.headers.get('content-type') ?? ''))
+      return counted;
+    return checkBatch(counted, limits.maxBatchMessages, onOversize);
   };
+}
+
+function limitBody(response: Response, limits: FetchLimits, onOversize: (error: Error) => void): Response {
+  const body = response.ok
+    ? response.body!.pipeThrough(countingStream(response, limits.maxMessageBytes, onOversize))
+    : response.body!.pipeThrough(cuttingStream(errorBodyBytes(limits)));
+  return withBody(response, body);
+}
+
+/** Reads a JSON body (already counted) and refuses a batch of more than `max` messages. */
+async function checkBatch(
+  response: Response,
+  max: number,
+  onOversize: (error: Error) => void,
+): Promise<Response> {
+  const text = await response.text();
+  if (/^\s*\[/.test(text)) {
+    let count = 0;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      count = Array.isArray(parsed) ? parsed.length : 0;
+    } catch {
+      // not JSON: the SDK reports it
+    }
+    if (count > max) {
+      const error = new BatchTooLarge(count, max);
+      onOversize(error);
+      throw error;
+    }
+  }
+  return withBody(response, text);
+}
+
+function withBody(response: Response, body: ReadableStream<Uint8Array> | string): Response {
+  const copy = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
+}
+
+/** The error a JSON batch of too many messages fails with. */
+export class BatchTooLarge extends Error {
+  override readonly name = 'BatchTooLarge';
+  constructor(
+    readonly count: number,
+    readonly limit: number,
+  ) {
+    super(`a batch of ${count} messages in one response, more than ${limit}`);
+  }
 }
 
 /** How much of an error body is kept: `maxErrorChars`, less room for what the SDK says around it. */

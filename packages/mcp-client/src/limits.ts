@@ -9,6 +9,11 @@ export interface McpLimits {
    * before the message is buffered whole. Default 4 MiB.
    */
   maxMessageBytes?: number;
+  /**
+   * Messages in one JSON batch over HTTP: more fails the connection like an oversized message
+   * (checking each would stall every server's calls). Default 100.
+   */
+  maxBatchMessages?: number;
   /** The bytes of one whole `tools/list`, all pages together. Default 8 MiB. */
   maxListBytes?: number;
   /** The number of tools one server may list. Default 1,000. */
@@ -42,6 +47,7 @@ const mebibyte = 1024 * 1024;
  */
 export const defaultLimits: ResolvedLimits = Object.freeze({
   maxMessageBytes: 4 * mebibyte,
+  maxBatchMessages: 100,
   maxListBytes: 8 * mebibyte,
   maxTools: 1000,
   maxDescriptionChars: 16_384,

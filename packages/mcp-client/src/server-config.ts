@@ -11,7 +11,7 @@ export interface ServerLogEntry {
   logger?: string;
   /** What the server logged. */
   data: unknown;
-  /** How many notifications from this server were dropped (over the rate limit) since the last entry. */
+  /** How many notifications from this server were dropped (over the rate limit) since the previous entry was handed over. */
   dropped: number;
 }
 

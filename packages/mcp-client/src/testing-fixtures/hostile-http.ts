@@ -7,6 +7,8 @@ export interface HostileHttp {
   url: string;
   /** Bytes written in answers to `tools/call`, summed. */
   readonly attackBytes: number;
+  /** `tools/list` requests received. */
+  readonly listRequests: number;
   close(): Promise<void>;
 }
 
@@ -17,6 +19,7 @@ export interface HostileHttp {
  * - `sse_empty_objects`: one SSE event holding 300 MB of `{},`;
  * - `error_500`: an HTTP 500 with a 5 MB body;
  * - `rpc_error`: a JSON-RPC error whose message is 3 MB (under the per-message limit);
+ * - `flood_batch`: its answer in one JSON batch behind `count` (default 10,000) `tools/list_changed` notifications;
  * - `ok`: a plain answer.
  */
 export const hostileHttpTools = [
@@ -25,12 +28,14 @@ export const hostileHttpTools = [
   'sse_empty_objects',
   'error_500',
   'rpc_error',
+  'flood_batch',
   'ok',
 ] as const;
 
 /** Starts the server on a free loopback port. */
 export async function startHostileHttp(): Promise<HostileHttp> {
   let attackBytes = 0;
+  let listRequests = 0;
   const server = createServer((request, response) => {
     if (request.method !== 'POST') {
       response.writeHead(request.method === 'DELETE' ? 200 : 405).end();
@@ -54,6 +59,7 @@ export async function startHostileHttp(): Promise<HostileHttp> {
           serverInfo: { name: 'hostile-http', version: '1.0.0' },
         });
       } else if (method === 'tools/list') {
+        listRequests += 1;
         reply({
           tools: hostileHttpTools.map((name) => ({ name, inputSchema: { type: 'object', properties: {} } })),
         });
@@ -61,7 +67,7 @@ export async function startHostileHttp(): Promise<HostileHttp> {
         const count = (bytes: number) => {
           attackBytes += bytes;
         };
-        attack(String(params.name), id, response, count);
+        attack(String(params.name), id, response, count, params.arguments as { count?: number } | undefined);
       } else {
         reply({});
       }
@@ -74,6 +80,9 @@ export async function startHostileHttp(): Promise<HostileHttp> {
     get attackBytes() {
       return attackBytes;
     },
+    get listRequests() {
+      return listRequests;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -82,7 +91,13 @@ export async function startHostileHttp(): Promise<HostileHttp> {
   };
 }
 
-function attack(name: string, id: number, response: ServerResponse, count: (bytes: number) => void): void {
+function attack(
+  name: string,
+  id: number,
+  response: ServerResponse,
+  count: (bytes: number) => void,
+  parameters: { count?: number } = {},
+): void {
   const sse = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
   const json = { 'content-type': 'application/json' };
   switch (name) {
@@ -116,6 +131,15 @@ function attack(name: string, id: number, response: ServerResponse, count: (byte
       response.writeHead(500, { 'content-type': 'text/plain' });
       stream(response, 'internal error: ', 'E', 5 * 1024 ** 2, '', count);
       return;
+    case 'flood_batch': {
+      const notification = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
+      const batch = [
+        ...Array.from({ length: parameters.count ?? 10_000 }, () => notification),
+        { jsonrpc: '2.0', id, result: { content: [], structuredContent: { flooded: true } } },
+      ];
+      response.writeHead(200, json).end(JSON.stringify(batch));
+      return;
+    }
     case 'rpc_error':
       response
         .writeHead(200, json)
