@@ -16,6 +16,7 @@ import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tool-index.js';
+import type { WithheldTool as LimitedTool } from './tool-list.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
@@ -91,11 +92,11 @@ export class MCPResolver implements ToolResolver {
       );
     }
     let attached = false;
-    const connection: McpConnection = new McpConnection(config, (tools): Promise<void> => {
-      if (attached) return this.#index(connection, tools);
+    const connection: McpConnection = new McpConnection(config, (tools, withheld): Promise<void> => {
+      if (attached) return this.#index(connection, tools, withheld);
       this.#checkConflicts(connection, tools);
       attached = true;
-      return this.#index(connection, tools);
+      return this.#index(connection, tools, withheld);
     });
     try {
       await connection.ready();
@@ -131,15 +132,16 @@ export class MCPResolver implements ToolResolver {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);
   }
 
-  /** True when an attached server serves `name` (with its prefix). */
+  /**
+   * True when an attached server serves `name` (with its prefix). Answers from the last good list:
+   * it never waits for a server's refresh, so no server delays another's tools.
+   */
   async has(name: string): Promise<boolean> {
-    await this.#settled();
     return this.#entries.has(name);
   }
 
   /** The tool's description and schema as approved; never a `parallelSafe` (remote hints are not trusted). */
   async describe(name: string): Promise<ToolDescription | undefined> {
-    await this.#settled();
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
     // A changed tool is described as approved: its new text never reaches a model before approval.
@@ -230,12 +232,25 @@ export class MCPResolver implements ToolResolver {
 
   #entry(name: string): Entry {
     const entry = this.#entries.get(name);
-    if (!entry) throw unknownTool(name);
+    if (!entry) throw this.#withheldTool(name) ?? unknownTool(name);
     return entry;
   }
 
-  async #settled(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.settled()));
+  /** The error for a tool a server listed but that is not served because it broke a limit. */
+  #withheldTool(name: string): ToolgateError | undefined {
+    for (const connection of this.#connections.values()) {
+      const prefix = connection.config.prefix;
+      if (prefix !== undefined && !name.startsWith(`${prefix}__`)) continue;
+      const remoteName = prefix === undefined ? name : name.slice(prefix.length + 2);
+      const reason = connection.withheld(remoteName);
+      if (reason !== undefined) {
+        return new ToolgateError(
+          'UNKNOWN_TOOL',
+          `tool "${name}" on MCP server "${connection.name}" is not served: ${reason}`,
+        );
+      }
+    }
+    return undefined;
   }
 
   #checkConflicts(connection: McpConnection, tools: readonly unknown[]): void {
@@ -254,8 +269,12 @@ export class MCPResolver implements ToolResolver {
     }
   }
 
-  async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
-    const changes = indexTools(this.#indexState, connection, tools);
+  async #index(
+    connection: McpConnection,
+    tools: readonly unknown[],
+    overLimits: readonly LimitedTool[],
+  ): Promise<void> {
+    const changes = indexTools(this.#indexState, connection, tools, overLimits);
     for (const change of changes) await this.#report(change);
   }
 

@@ -1,8 +1,10 @@
+import { promptText } from '@toolgate/core';
 import type { Approvals } from './approvals.js';
 import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';
 import { readTool } from './read-tool.js';
 import type { ToolChange } from './tool-change.js';
+import type { WithheldTool as LimitedTool } from './tool-list.js';
 
 /** A tool an attached server serves, by its local name. */
 export interface Entry {
@@ -35,6 +37,7 @@ export function indexTools(
   state: IndexState,
   connection: McpConnection,
   tools: readonly unknown[],
+  overLimits: readonly LimitedTool[] = [],
 ): ToolChange[] {
   const server = connection.name;
   const changes: ToolChange[] = [];
@@ -48,6 +51,17 @@ export function indexTools(
     notices.set(change.tool, full);
     if (previousNotices?.get(change.tool) !== full) changes.push(change);
   };
+
+  // Tools the connection withheld while listing, for breaking the server's limits: never read here.
+  for (const { remoteName, reason } of overLimits) {
+    const prefix = connection.config.prefix;
+    const name = promptText(prefix === undefined ? remoteName : `${prefix}__${remoteName}`, 200);
+    const after = { description: '', inputSchema: {} };
+    notice(
+      { kind: 'withheld', server, tool: name, remoteName: promptText(remoteName, 200), after, reason },
+      reason,
+    );
+  }
 
   for (const raw of tools) {
     const tool = readTool(raw, connection.config.prefix);
