@@ -23,7 +23,8 @@ import { ToolListCollector, type WithheldTool } from './tool-list.js';
 /**
  * Called with a server's full tool list each time it is listed: first, on reconnect, on
  * `list_changed`. Each tool is as the server sent it (unchecked, but within the server's limits):
- * the listener reads it. `withheld` names the tools left out because they broke a limit.
+ * the listener reads it. A tool withheld for breaking a limit stands in the list as an
+ * `OverLimitTool`; `withheld` names those too.
  */
 export type ToolsListener = (
   tools: readonly unknown[],

@@ -16,7 +16,6 @@ import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tool-index.js';
-import type { WithheldTool as LimitedTool } from './tool-list.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
@@ -92,11 +91,11 @@ export class MCPResolver implements ToolResolver {
       );
     }
     let attached = false;
-    const connection: McpConnection = new McpConnection(config, (tools, withheld): Promise<void> => {
-      if (attached) return this.#index(connection, tools, withheld);
+    const connection: McpConnection = new McpConnection(config, (tools): Promise<void> => {
+      if (attached) return this.#index(connection, tools);
       this.#checkConflicts(connection, tools);
       attached = true;
-      return this.#index(connection, tools, withheld);
+      return this.#index(connection, tools);
     });
     try {
       await connection.ready();
@@ -138,6 +137,18 @@ export class MCPResolver implements ToolResolver {
    */
   async has(name: string): Promise<boolean> {
     return this.#entries.has(name);
+  }
+
+  /**
+   * Settles once every `list_changed` refresh asked for so far — of the named server, or of every
+   * attached one — has been applied (or has failed, leaving the last good list). Calls need not
+   * wait for it (a call waits for its own server's refreshes); an operator or a test that must see a
+   * reported change before acting on it does.
+   */
+  async settled(server?: string): Promise<void> {
+    const connections =
+      server === undefined ? [...this.#connections.values()] : [this.#connections.get(server)];
+    await Promise.all(connections.map((connection) => connection?.settled()));
   }
 
   /** The tool's description and schema as approved; never a `parallelSafe` (remote hints are not trusted). */
@@ -269,12 +280,8 @@ export class MCPResolver implements ToolResolver {
     }
   }
 
-  async #index(
-    connection: McpConnection,
-    tools: readonly unknown[],
-    overLimits: readonly LimitedTool[],
-  ): Promise<void> {
-    const changes = indexTools(this.#indexState, connection, tools, overLimits);
+  async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
+    const changes = indexTools(this.#indexState, connection, tools);
     for (const change of changes) await this.#report(change);
   }
 

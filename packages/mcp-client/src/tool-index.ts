@@ -4,7 +4,7 @@ import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';
 import { readTool } from './read-tool.js';
 import type { ToolChange } from './tool-change.js';
-import type { WithheldTool as LimitedTool } from './tool-list.js';
+import { OverLimitTool } from './tool-list.js';
 
 /** A tool an attached server serves, by its local name. */
 export interface Entry {
@@ -37,7 +37,6 @@ export function indexTools(
   state: IndexState,
   connection: McpConnection,
   tools: readonly unknown[],
-  overLimits: readonly LimitedTool[] = [],
 ): ToolChange[] {
   const server = connection.name;
   const changes: ToolChange[] = [];
@@ -52,18 +51,16 @@ export function indexTools(
     if (previousNotices?.get(change.tool) !== full) changes.push(change);
   };
 
-  // Tools the connection withheld while listing, for breaking the server's limits: never read here.
-  for (const { remoteName, reason } of overLimits) {
-    const prefix = connection.config.prefix;
-    const name = promptText(prefix === undefined ? remoteName : `${prefix}__${remoteName}`, 200);
-    const after = { description: '', inputSchema: {} };
-    notice(
-      { kind: 'withheld', server, tool: name, remoteName: promptText(remoteName, 200), after, reason },
-      reason,
-    );
-  }
-
   for (const raw of tools) {
+    if (raw instanceof OverLimitTool) {
+      // Withheld while listing, for breaking the server's limits: nothing of it was kept to read.
+      const prefix = connection.config.prefix;
+      const name = promptText(prefix === undefined ? raw.name : `${prefix}__${raw.name}`, 200);
+      const after = { description: '', inputSchema: {} };
+      const remoteName = promptText(raw.name, 200);
+      notice({ kind: 'withheld', server, tool: name, remoteName, after, reason: raw.reason }, raw.reason);
+      continue;
+    }
     const tool = readTool(raw, connection.config.prefix);
     if (!tool.readable) {
       const { name, remoteName, after, reason } = tool;

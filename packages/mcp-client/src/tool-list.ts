@@ -11,6 +11,19 @@ export interface WithheldTool {
 }
 
 /**
+ * Stands in the collected list where a tool was withheld for breaking a limit, so the tools are
+ * reported in the order the server listed them; nothing of the tool itself is kept.
+ */
+export class OverLimitTool {
+  constructor(
+    /** Its name on the server. */
+    readonly name: string,
+    /** Which limit it broke, as a sentence naming the limit. */
+    readonly reason: string,
+  ) {}
+}
+
+/**
  * Collects the pages of one `tools/list` under the server's limits. Throws TRANSPORT_FAILED naming
  * the server and the limit once the list has more than `maxTools` tools or more than `maxListBytes`
  * of JSON; withholds a tool whose input schema is larger than `maxSchemaBytes` or nests deeper than
@@ -56,6 +69,7 @@ export class ToolListCollector {
       const reason = this.#schemaProblem(tool.inputSchema);
       if (reason !== undefined) {
         this.withheld.push({ remoteName: String(tool.name), reason });
+        this.tools.push(new OverLimitTool(String(tool.name), reason));
         continue;
       }
       this.tools.push(this.#served(tool));
