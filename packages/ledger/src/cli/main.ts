@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
 import { readLedgerFile } from '../read-file.js';
 import { verifyLedgerFile } from '../verify.js';
+import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
 export interface CliIo {
@@ -24,12 +26,17 @@ commands:
   show FILE [--json] [--run ID] [--kind KIND] [--follow]
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
+  serve FILE [--port N] [--host ADDRESS]
+                              a read-only page of the ledger on 127.0.0.1, live (serve --help)
+  export FILE --html OUT.html the same page as one self-contained file (export --help)
 
 exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the ledger
 `;
 
 /** Runs `toolgate-ledger` with its arguments; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
+  if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
