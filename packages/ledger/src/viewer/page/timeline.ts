@@ -44,6 +44,8 @@ function callCell(call: CallView): HTMLElement {
       element('strong', { class: 'tool' }, call.tool),
       ' ',
       outcomeBadge(outcome),
+      // An approved call that then failed is marked as both.
+      decision?.verdict === 'ask' && outcome === 'failed' ? outcomeBadge('approved') : undefined,
     ),
     element('div', { class: 'parameters' }, clip(json(parameters), 100)),
     element('div', { class: 'policy' }, policy),
