@@ -72,8 +72,14 @@ function exportPage(path: string, out: string): Promise<{ code: number; stderr: 
   });
 }
 
+/** Every URL each opened page requested. */
+const requestsOf = new WeakMap<Page, string[]>();
+
 async function open(url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  requestsOf.set(page, requests);
+  page.on('request', (request) => requests.push(request.url()));
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
@@ -94,7 +100,7 @@ async function chooseRun(page: Page, run: string): Promise<void> {
 function rowsOf(page: Page): Promise<string[][]> {
   return page.$$eval('[data-testid=timeline] .row[data-key]', (rows) =>
     rows.map((row) => [
-      (row.querySelector('.seq') as HTMLElement).innerText,
+      (row.querySelector('.seq') as HTMLElement).textContent,
       (row as HTMLElement).dataset.actor ?? '',
       (row as HTMLElement).dataset.outcome ?? '',
     ]),
@@ -122,20 +128,23 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     const page = await open(url);
     const last = events.at(-1)!;
     await expect
-      .poll(() => page.getByTestId('status').innerText(), bound)
+      .poll(() => page.getByTestId('status').textContent(), bound)
       .toContain(`✔ Verified: hash chain intact up to seq ${last.seq} (${events.length} records)`);
-    expect(await page.getByTestId('head').innerText()).toBe(`head: seq ${last.seq} · ${last.hash}`);
-    expect((await verifyLedgerFile(ledger)).ok && last.hash).toBe(
-      (await verifyLedgerFile(ledger)).ok && last.hash,
-    );
+    expect(await page.getByTestId('head').textContent()).toBe(`head: seq ${last.seq} · ${last.hash}`);
+    // The page says what verify says of the file.
+    expect(await verifyLedgerFile(ledger)).toEqual({
+      ok: true,
+      count: events.length,
+      last: { seq: last.seq, hash: last.hash },
+    });
 
     // The latest run is shown first; its runs can be switched between.
     expect(await rowsOf(page)).toEqual([[`#${last.seq} · t0`, 'system', 'event']]);
     await chooseRun(page, 'grove-1');
     const refusal = callRow(page, 'trespasser', 'refused');
     await expect.poll(() => refusal.count(), bound).toBe(1);
-    expect(await refusal.locator('.badge').innerText()).toBe('refused: not granted');
-    expect(await refusal.innerText()).toContain('CAPABILITY_VIOLATION');
+    expect(await refusal.locator('.badge').textContent()).toBe('refused: not granted');
+    expect(await refusal.textContent()).toContain('CAPABILITY_VIOLATION');
     // Denials, approvals and failures are marked too, each in its own colour.
     expect(await callRow(page, 'teller', 'denied').count()).toBe(2);
     expect(await callRow(page, 'teller', 'failed').count()).toBe(3);
@@ -179,9 +188,9 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     const sections = await details.locator('section.record').evaluateAll((nodes) =>
       nodes.map((node) => ({
         kind: (node as HTMLElement).dataset.kind,
-        title: (node.querySelector('h3') as HTMLElement).innerText,
-        hash: (node.querySelector('.hash') as HTMLElement).innerText,
-        json: JSON.parse((node.querySelector('pre') as HTMLElement).innerText),
+        title: (node.querySelector('h3') as HTMLElement).textContent,
+        hash: (node.querySelector('.hash') as HTMLElement).textContent,
+        json: JSON.parse((node.querySelector('pre') as HTMLElement).textContent),
       })),
     );
     const recorded = events.filter((event) => event.id.startsWith('grove-1:grove-1-call-1:'));
@@ -197,7 +206,7 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     // A refused call has no policy record, and the page says why.
     await callRow(page, 'trespasser', 'refused').click();
     await expect
-      .poll(() => details.locator('section[data-kind="policy.decided"]').innerText(), bound)
+      .poll(() => details.locator('section[data-kind="policy.decided"]').textContent(), bound)
       .toContain('refused before policy was asked');
     await page.close();
   });
@@ -213,7 +222,9 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       expect(text).toContain('<script>window.__pwned=2</script>');
     }
     await callRow(page, 'critic', 'ok').last().click();
-    expect(await page.getByTestId('details').innerText()).toContain(JSON.stringify(hostileSeed).slice(1, -1));
+    expect(await page.getByTestId('details').textContent()).toContain(
+      JSON.stringify(hostileSeed).slice(1, -1),
+    );
     const injected = await page.evaluate(() => ({
       images: document.querySelectorAll('img').length,
       scripts: [...document.querySelectorAll('script')].filter((script) =>
@@ -235,12 +246,12 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     if (verdict.ok) throw new Error('the edit did not break the chain');
     const page = await open(await serve(tampered));
     await expect
-      .poll(() => page.getByTestId('status').innerText(), bound)
+      .poll(() => page.getByTestId('status').textContent(), bound)
       .toContain(`✘ Verification failed: bad record at seq ${verdict.seq}: ${verdict.reason}`);
-    expect(await page.getByTestId('status').innerText()).toContain(
+    expect(await page.getByTestId('status').textContent()).toContain(
       `Showing the ${verdict.seq} records before it`,
     );
-    expect(await page.getByTestId('head').innerText()).toBe(
+    expect(await page.getByTestId('head').textContent()).toBe(
       `head: seq ${verdict.seq - 1} · ${events[verdict.seq - 1]!.hash}`,
     );
     await page.close();
@@ -256,7 +267,7 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       await store.flush();
       // The writer holds the ledger's lock the whole time: the viewer only reads.
       const page = await open(await serve(live));
-      await expect.poll(() => page.getByTestId('mode').innerText(), bound).toContain('live');
+      await expect.poll(() => page.getByTestId('mode').textContent(), bound).toContain('live');
       await expect.poll(async () => (await rowsOf(page)).length, bound).toBe(2);
       await critic.callTool('oracle', { seed: 'late arrival' });
       await store.flush();
@@ -264,7 +275,7 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       await late.waitFor(bound);
       expect(await late.getAttribute('data-outcome')).toBe('ok');
       await expect
-        .poll(() => page.getByTestId('status').innerText(), bound)
+        .poll(() => page.getByTestId('status').textContent(), bound)
         .toContain(`up to seq ${store.head().seq - 1} (${store.head().seq} records)`);
       await page.close();
     } finally {
@@ -276,18 +287,16 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     const out = join(artifacts, 'viewer-export.html');
     expect(await exportPage(ledger, out)).toEqual({ code: 0, stderr: '' });
     const served = await open(url);
-    const requests: string[] = [];
-    browser.contexts().forEach((context) => context.on('request', (request) => requests.push(request.url())));
     const exported = await open(pathToFileURL(out).href);
     for (const page of [served, exported]) await chooseRun(page, 'grove-1');
     await expect.poll(async () => (await rowsOf(exported)).length, bound).toBeGreaterThan(10);
     expect(await rowsOf(exported)).toEqual(await rowsOf(served));
-    expect(await exported.getByTestId('status').innerText()).toBe(
-      await served.getByTestId('status').innerText(),
+    expect(await exported.getByTestId('status').textContent()).toBe(
+      await served.getByTestId('status').textContent(),
     );
-    expect(await exported.getByTestId('mode').innerText()).toContain('static export');
+    expect(await exported.getByTestId('mode').textContent()).toContain('static export');
     // Everything the page needs is inside it: it loads nothing but itself.
-    expect(requests.filter((request) => request !== pathToFileURL(out).href)).toEqual([]);
+    expect(requestsOf.get(exported)).toEqual([pathToFileURL(out).href]);
     await served.close();
     await exported.close();
   });
