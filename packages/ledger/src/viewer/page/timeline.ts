@@ -75,7 +75,11 @@ export function renderTimeline(
   selected: string | undefined,
   open: (key: string) => void,
 ): HTMLElement {
-  const columns = `4.5rem repeat(${lanes.length}, minmax(15rem, 1fr))`;
+  // Lanes that hold calls get twice the room of lanes that only hold other records.
+  const calling = new Set(rows.filter((row) => row.type === 'call').map(actorOf));
+  const columns = `4.5rem ${lanes
+    .map((lane) => (calling.has(lane) ? 'minmax(15rem, 2fr)' : 'minmax(8rem, 1fr)'))
+    .join(' ')}`;
   const head = element(
     'div',
     { class: 'row lanes' },
