@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '../event.js';
@@ -62,7 +62,7 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
       });
       return void response.end(request.method === 'HEAD' ? undefined : page);
     }
-    if (path === '/events') return void stream(file, request, response, streams, options.pollMs);
+    if (path === '/events') return void stream(file, response, streams, options.pollMs);
     return plain(response, 404, `no page at ${path}; the ledger is at /\n`);
   });
   server.listen(options.port ?? 0, host);
@@ -100,14 +100,13 @@ function plain(response: ServerResponse, status: number, text: string): void {
 /** One page's event stream: the status, then every record in batches as the follow yields them. */
 async function stream(
   file: string,
-  request: IncomingMessage,
   response: ServerResponse,
   streams: Set<AbortController>,
   pollMs: number | undefined,
 ): Promise<void> {
   const controller = new AbortController();
   streams.add(controller);
-  request.on('close', () => controller.abort());
+  response.on('close', () => controller.abort());
   response.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',

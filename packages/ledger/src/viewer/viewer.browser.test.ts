@@ -280,10 +280,31 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       await expect
         .poll(() => page.getByTestId('status').textContent(), bound)
         .toContain(`up to seq ${store.head().seq - 1} (${store.head().seq} records)`);
+      // It arrived over the one open stream: no reload, no reconnect.
+      expect(requestsOf.get(page)!.filter((request) => request.endsWith('/events'))).toHaveLength(1);
       await page.close();
     } finally {
       await store.close();
     }
+  });
+
+  it('names a forged record appended while the page is open at the top, and shows nothing after it', async () => {
+    const live = file('forged.jsonl');
+    const { store, recorder, gate } = await openScenarioWriter(live, 'live-2');
+    await recorder.record('run.started', 'system', {});
+    await gate.forAgent({ name: 'critic', tools: ['oracle'] }).callTool('oracle', { seed: 'early' });
+    await store.close();
+    const page = await open(await serve(live));
+    await expect.poll(async () => (await rowsOf(page)).length, bound).toBe(2);
+    // Someone appends a record by hand: right shape, but it does not chain to the one before it.
+    const last = JSON.parse(readFileSync(live, 'utf8').trim().split('\n').at(-1)!) as LedgerEvent;
+    const forged = { ...last, seq: last.seq + 1, id: 'forged', payload: { seed: 'forged record' } };
+    writeFileSync(live, `${JSON.stringify(forged)}\n`, { flag: 'a' });
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), bound)
+      .toContain(`✘ Verification failed while following: ${live}: the record at seq ${last.seq + 1}`);
+    expect(await page.locator('[data-testid=timeline]').textContent()).not.toContain('forged record');
+    await page.close();
   });
 
   it('exports one self-contained page that opens from file:// with no server and shows the same timeline', async () => {
