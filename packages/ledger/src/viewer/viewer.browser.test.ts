@@ -5,10 +5,16 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defineTool, ToolGate, ToolRegistry } from '@toolgate/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { steppingClock } from '../clock.js';
 import type { LedgerEvent } from '../event.js';
+import { FileStore } from '../file-store.js';
+import { LedgerRecorder } from '../recorder.js';
 import { temporaryFiles } from '../test-support/files.js';
+import { counter } from '../test-support/tools.js';
 import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../test-support/viewer-ledger.js';
 import { verifyLedgerFile } from '../verify.js';
 
@@ -304,6 +310,41 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       .poll(() => page.getByTestId('status').textContent(), bound)
       .toContain(`✘ Verification failed while following: ${live}: the record at seq ${last.seq + 1}`);
     expect(await page.locator('[data-testid=timeline]').textContent()).not.toContain('forged record');
+    await page.close();
+  });
+
+  it('shows an image content part of an output as an image, and an SVG one not at all', async () => {
+    const path = file('images.jsonl');
+    const pixel =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const painter = defineTool({
+      name: 'paint',
+      description: 'Paints.',
+      input: z.object({}),
+      run: () => ({
+        content: [
+          { type: 'image', mimeType: 'image/png', data: pixel },
+          { type: 'image', mimeType: 'image/svg+xml', data: btoa('<svg onload="window.__pwned=3"/>') },
+        ],
+      }),
+    });
+    const store = await FileStore.open(path, { clock: steppingClock() });
+    const recorder = new LedgerRecorder(store, { runId: 'paint-1' });
+    await new ToolGate(new ToolRegistry().register(painter), { recorder, callIds: counter() })
+      .forAgent({ name: 'artist', tools: ['paint'] })
+      .callTool('paint', {});
+    await store.close();
+    const page = await open(await serve(path));
+    await callRow(page, 'artist', 'ok').click();
+    const image = page.getByTestId('details').locator('img');
+    await image.waitFor(bound);
+    expect(await image.count()).toBe(1);
+    expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${pixel}`);
+    // The browser decoded it: the CSP lets data: images in, and nothing else.
+    await expect
+      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth), bound)
+      .toBe(1);
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
     await page.close();
   });
 
