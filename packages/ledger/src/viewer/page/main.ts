@@ -71,7 +71,7 @@ function select(name: keyof Filters, label: string, any: string, values: readonl
 
 const search = element('input', { data: { testid: 'search' } });
 search.type = 'search';
-search.placeholder = 'search parameters and outputs';
+search.placeholder = 'search parameters, outputs';
 search.addEventListener('input', () => {
   filters.search = search.value;
   renderBody();
