@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import type { ConfinedRoot } from './confined-walk.js';
+import type { DescriptorStack } from './descriptor-stack.js';
 import { isInside } from './path-rules.js';
 
 const directoryFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -23,7 +24,17 @@ export interface ConfinedTreeOptions {
   readonly include?: (path: string) => boolean;
   /** Yield regular files with more than one hard link too. Default false. */
   readonly allowHardLinks?: boolean;
+  /** Told of every descriptor the walk opens and is about to close (a search thread's {@link DescriptorStack}). */
+  readonly track?: DescriptorTracker;
 }
+
+/** Hears of each descriptor a walk opens and, before it is closed, of its closing (last in, first out). */
+export interface DescriptorTracker {
+  opened(descriptor: number): void;
+  closing(descriptor: number): void;
+}
+
+const untracked: DescriptorTracker = { opened: () => {}, closing: () => {} };
 
 /**
  * Walks every regular file under the root, synchronously, the way `readFile` reaches one: from a
@@ -39,17 +50,16 @@ export function* confinedFiles(
   root: ConfinedRoot,
   options: ConfinedTreeOptions = {},
 ): Generator<ConfinedFile> {
+  const track = options.track ?? untracked;
   const rootDescriptor = openSync(root.absolute, directoryFlags);
-  const rootStats = fstatSync(rootDescriptor);
-  if (rootStats.dev !== root.device || rootStats.ino !== root.inode) {
-    closeSync(rootDescriptor);
-    return;
-  }
-  const open: number[] = [rootDescriptor];
+  track.opened(rootDescriptor);
   try {
-    yield* visit(root, rootDescriptor, root.absolute, '', options, open);
+    const rootStats = fstatSync(rootDescriptor);
+    if (rootStats.dev !== root.device || rootStats.ino !== root.inode) return;
+    yield* visit(root, rootDescriptor, root.absolute, '', options, track);
   } finally {
-    for (const descriptor of open) closeSync(descriptor);
+    track.closing(rootDescriptor);
+    closeSync(rootDescriptor);
   }
 }
 
@@ -59,7 +69,7 @@ function* visit(
   byName: string,
   relative: string,
   options: ConfinedTreeOptions,
-  open: number[],
+  track: DescriptorTracker,
 ): Generator<ConfinedFile> {
   const through = root.throughDescriptors ? `/proc/self/fd/${descriptor}` : byName;
   let entries: ReturnType<typeof readEntries>;
@@ -73,17 +83,16 @@ function* visit(
     const child = `${through}/${entry.name}`;
     if (entry.isDirectory()) {
       if (options.skipDirectories?.has(entry.name)) continue;
-      const opened = tryOpen(root, child, directoryFlags);
+      const opened = tryOpen(root, child, directoryFlags, track);
       if (opened === undefined) continue;
-      open.push(opened);
       try {
-        yield* visit(root, opened, child, path, options, open);
+        yield* visit(root, opened, child, path, options, track);
       } finally {
-        open.pop();
+        track.closing(opened);
         closeSync(opened);
       }
     } else if (entry.isFile() && (options.include?.(path) ?? true)) {
-      const opened = tryOpen(root, child, fileFlags);
+      const opened = tryOpen(root, child, fileFlags, track);
       if (opened === undefined) continue;
       try {
         const stats = fstatSync(opened);
@@ -91,6 +100,7 @@ function* visit(
         if (stats.nlink > 1 && options.allowHardLinks !== true) continue;
         yield { path, descriptor: opened, size: stats.size };
       } finally {
+        track.closing(opened);
         closeSync(opened);
       }
     }
@@ -105,13 +115,19 @@ function readEntries(path: string) {
  * Opens `path` without following a final link. Where descriptors cannot be resolved, the name is
  * checked after the open to lead, inside the root, to the very file opened (see `confined-walk.ts`).
  */
-function tryOpen(root: ConfinedRoot, path: string, flags: number): number | undefined {
+function tryOpen(
+  root: ConfinedRoot,
+  path: string,
+  flags: number,
+  track: DescriptorTracker,
+): number | undefined {
   let descriptor: number;
   try {
     descriptor = openSync(path, flags);
   } catch {
     return undefined;
   }
+  track.opened(descriptor);
   if (root.throughDescriptors) return descriptor;
   try {
     const opened = fstatSync(descriptor, { bigint: true });
@@ -122,6 +138,7 @@ function tryOpen(root: ConfinedRoot, path: string, flags: number): number | unde
   } catch {
     // Gone or changed meanwhile: refused below.
   }
+  track.closing(descriptor);
   closeSync(descriptor);
   return undefined;
 }

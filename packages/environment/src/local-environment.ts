@@ -168,7 +168,7 @@ export class LocalEnvironment implements Environment {
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
     return searchLocal(
-      this.root,
+      { root: this.#confinedRoot, allowHardLinks: this.#options.allowHardLinkedReads === true },
       pattern,
       options,
       this.#options.search ?? 'auto',
