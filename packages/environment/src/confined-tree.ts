@@ -1,6 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import type { ConfinedRoot } from './confined-walk.js';
-import type { DescriptorStack } from './descriptor-stack.js';
 import { isInside } from './path-rules.js';
 
 const directoryFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -24,17 +23,7 @@ export interface ConfinedTreeOptions {
   readonly include?: (path: string) => boolean;
   /** Yield regular files with more than one hard link too. Default false. */
   readonly allowHardLinks?: boolean;
-  /** Told of every descriptor the walk opens and is about to close (a search thread's {@link DescriptorStack}). */
-  readonly track?: DescriptorTracker;
 }
-
-/** Hears of each descriptor a walk opens and, before it is closed, of its closing (last in, first out). */
-export interface DescriptorTracker {
-  opened(descriptor: number): void;
-  closing(descriptor: number): void;
-}
-
-const untracked: DescriptorTracker = { opened: () => {}, closing: () => {} };
 
 /**
  * Walks every regular file under the root, synchronously, the way `readFile` reaches one: from a
@@ -50,16 +39,17 @@ export function* confinedFiles(
   root: ConfinedRoot,
   options: ConfinedTreeOptions = {},
 ): Generator<ConfinedFile> {
-  const track = options.track ?? untracked;
   const rootDescriptor = openSync(root.absolute, directoryFlags);
-  track.opened(rootDescriptor);
-  try {
-    const rootStats = fstatSync(rootDescriptor);
-    if (rootStats.dev !== root.device || rootStats.ino !== root.inode) return;
-    yield* visit(root, rootDescriptor, root.absolute, '', options, track);
-  } finally {
-    track.closing(rootDescriptor);
+  const rootStats = fstatSync(rootDescriptor);
+  if (rootStats.dev !== root.device || rootStats.ino !== root.inode) {
     closeSync(rootDescriptor);
+    return;
+  }
+  const open: number[] = [rootDescriptor];
+  try {
+    yield* visit(root, rootDescriptor, root.absolute, '', options, open);
+  } finally {
+    for (const descriptor of open) closeSync(descriptor);
   }
 }
 
@@ -69,7 +59,7 @@ function* visit(
   byName: string,
   relative: string,
   options: ConfinedTreeOptions,
-  track: DescriptorTracker,
+  open: number[],
 ): Generator<ConfinedFile> {
   const through = root.throughDescriptors ? `/proc/self/fd/${descriptor}` : byName;
   let entries: ReturnType<typeof readEntries>;
@@ -83,16 +73,17 @@ function* visit(
     const child = `${through}/${entry.name}`;
     if (entry.isDirectory()) {
       if (options.skipDirectories?.has(entry.name)) continue;
-      const opened = tryOpen(root, child, directoryFlags, track);
+      const opened = tryOpen(root, child, directoryFlags);
       if (opened === undefined) continue;
+      open.push(opened);
       try {
-        yield* visit(root, opened, child, path, options, track);
+        yield* visit(root, opened, child, path, options, open);
       } finally {
-        track.closing(opened);
+        open.pop();
         closeSync(opened);
       }
     } else if (entry.isFile() && (options.include?.(path) ?? true)) {
-      const opened = tryOpen(root, child, fileFlags, track);
+      const opened = tryOpen(root, child, fileFlags);
       if (opened === undefined) continue;
       try {
         const stats = fstatSync(opened);
@@ -100,7 +91,6 @@ function* visit(
         if (stats.nlink > 1 && options.allowHardLinks !== true) continue;
         yield { path, descriptor: opened, size: stats.size };
       } finally {
-        track.closing(opened);
         closeSync(opened);
       }
     }
@@ -115,19 +105,13 @@ function readEntries(path: string) {
  * Opens `path` without following a final link. Where descriptors cannot be resolved, the name is
  * checked after the open to lead, inside the root, to the very file opened (see `confined-walk.ts`).
  */
-function tryOpen(
-  root: ConfinedRoot,
-  path: string,
-  flags: number,
-  track: DescriptorTracker,
-): number | undefined {
+function tryOpen(root: ConfinedRoot, path: string, flags: number): number | undefined {
   let descriptor: number;
   try {
     descriptor = openSync(path, flags);
   } catch {
     return undefined;
   }
-  track.opened(descriptor);
   if (root.throughDescriptors) return descriptor;
   try {
     const opened = fstatSync(descriptor, { bigint: true });
@@ -138,7 +122,6 @@ function tryOpen(
   } catch {
     // Gone or changed meanwhile: refused below.
   }
-  track.closing(descriptor);
   closeSync(descriptor);
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { readSync } from 'node:fs';
-import { type ConfinedFile, confinedFiles, type DescriptorTracker } from './confined-tree.js';
+import { type ConfinedFile, confinedFiles } from './confined-tree.js';
 import type { ConfinedRoot } from './confined-walk.js';
 import type { MatchCollector } from './search-collector.js';
 import { type LineMatcher, searchText } from './search-lines.js';
@@ -13,8 +13,6 @@ export interface JavaScriptSearchScope {
   readonly root: ConfinedRoot;
   /** Search regular files with more than one hard link too (`allowHardLinkedReads`). */
   readonly allowHardLinks: boolean;
-  /** Told of every descriptor opened, so they can be closed if the thread is terminated. */
-  readonly track?: DescriptorTracker;
 }
 
 /**
@@ -39,7 +37,6 @@ export async function searchWithJavaScript(
     skipDirectories,
     include,
     allowHardLinks: scope.allowHardLinks,
-    ...(scope.track === undefined ? {} : { track: scope.track }),
   });
   for (const file of files) {
     const bytes = readText(file, probe);

@@ -1,5 +1,4 @@
 import type { ConfinedRoot } from './confined-walk.js';
-import { DescriptorStack } from './descriptor-stack.js';
 import type { SearchOptions, SearchResult } from './environment.js';
 import { searchWithJavaScript } from './search-javascript.js';
 import { lineMatcher, searchText } from './search-lines.js';
@@ -10,16 +9,14 @@ export type SearchJobOptions = Pick<SearchOptions, 'glob' | 'maxMatches' | 'maxL
 
 /**
  * One JavaScript-engine search, as handed to a search thread: a confined directory tree to walk (the
- * root as plain data; the thread opens its own descriptors and records them in `descriptors`, memory
- * shared with the caller, who closes them if the thread is terminated), or texts already in memory
- * (a MemoryEnvironment's files).
+ * root as plain data; the thread opens its own descriptors, which Node closes if the thread is
+ * terminated), or texts already in memory (a MemoryEnvironment's files).
  */
 export type SearchJob =
   | {
       kind: 'directory';
       root: ConfinedRoot;
       allowHardLinks: boolean;
-      descriptors?: SharedArrayBuffer;
       pattern: string;
       options: SearchJobOptions;
     }
@@ -30,11 +27,7 @@ export async function runSearchJob(job: SearchJob): Promise<SearchResult> {
   const prepared = prepareSearch(job.pattern, job.options);
   const matcher = lineMatcher(prepared.regex);
   if (job.kind === 'directory') {
-    const scope = {
-      root: job.root,
-      allowHardLinks: job.allowHardLinks,
-      ...(job.descriptors === undefined ? {} : { track: new DescriptorStack(job.descriptors) }),
-    };
+    const scope = { root: job.root, allowHardLinks: job.allowHardLinks };
     await searchWithJavaScript(scope, matcher, prepared.include, prepared.collector);
   } else {
     for (const [path, content] of job.files) {

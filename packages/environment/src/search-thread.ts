@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { ToolgateError, type ToolgateErrorCode } from '@toolgate/core';
-import { DescriptorStack } from './descriptor-stack.js';
 import type { SearchResult } from './environment.js';
 import type { SearchJob } from './search-job.js';
 
@@ -35,8 +34,8 @@ export function runningSearchThreads(): number {
  * once; the others wait in line. The deadline, `timeoutMs`, counts from this call, time spent in
  * line included, but not the time a fresh thread takes to load (bounded by {@link threadStartupMs}).
  * A search still in line at its deadline fails with TIMEOUT without ever running; a running one has
- * its thread terminated (which stops even a regex in the middle of a match; the descriptors the
- * thread held are closed once it has stopped) and fails with TIMEOUT naming the pattern and the
+ * its thread terminated (which stops even a regex in the middle of a match; Node closes the
+ * descriptors the thread's walk held open, see `trackUnmanagedFds`) and fails with TIMEOUT naming the pattern and the
  * deadline (`reportedTimeoutMs`, when the caller's deadline began earlier). Finished threads are kept
  * briefly for the next search.
  */
@@ -104,7 +103,6 @@ function runOnWorker(
   timeoutMs: number,
   reportedTimeoutMs: number,
 ): Promise<SearchResult> {
-  const descriptors = job.kind === 'directory' ? DescriptorStack.create() : undefined;
   return new Promise((resolvePromise, rejectPromise) => {
     let settled = false;
     const settle = (reusable: boolean, outcome: () => void) => {
@@ -116,7 +114,10 @@ function runOnWorker(
         giveBack(worker);
         giveSlotBack();
       } else {
-        void stopThread(worker, descriptors).finally(giveSlotBack);
+        void worker
+          .terminate()
+          .catch(() => {})
+          .finally(giveSlotBack);
       }
       outcome();
     };
@@ -133,14 +134,8 @@ function runOnWorker(
     );
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.ref();
-    worker.postMessage(descriptors === undefined ? job : { ...job, descriptors: descriptors.memory });
+    worker.postMessage(job);
   });
-}
-
-/** Terminates a thread and, once it has stopped, closes the descriptors its walk still held. */
-async function stopThread(worker: Worker, descriptors: DescriptorStack | undefined): Promise<void> {
-  await worker.terminate().catch(() => {});
-  descriptors?.closeAll();
 }
 
 /** How long a new search thread may take to load before the search fails (a guard against a hang). */
@@ -239,7 +234,13 @@ function threadFailed(error: unknown): ToolgateError {
 function workerEntry(): { entry: URL | string; options: WorkerOptions } {
   const here = import.meta.url;
   // The thread needs none of this process's flags, and some (`--eval`, `--input-type`) break it.
-  if (!here.endsWith('.ts')) return { entry: new URL('./search-worker.js', here), options: { execArgv: [] } };
+  // Descriptors the walk holds when the thread is terminated are closed by Node (`trackUnmanagedFds`,
+  // the default, set here so it stays so).
+  if (!here.endsWith('.ts'))
+    return {
+      entry: new URL('./search-worker.js', here),
+      options: { execArgv: [], trackUnmanagedFds: true },
+    };
   const manifestPath = createRequire(here).resolve('tsx/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     exports: { './esm/api': { import: { default: string } } };
@@ -248,6 +249,6 @@ function workerEntry(): { entry: URL | string; options: WorkerOptions } {
   const source = new URL('./search-worker.ts', here).href;
   return {
     entry: `import { register } from ${JSON.stringify(api)};\nregister();\nawait import(${JSON.stringify(source)});`,
-    options: { eval: true, execArgv: ['--conditions=@toolgate/source'] },
+    options: { eval: true, execArgv: ['--conditions=@toolgate/source'], trackUnmanagedFds: true },
   };
 }
