@@ -99,11 +99,12 @@ describe.runIf(process.platform === 'linux')('confinedFiles under a symlink-swap
       attacker.stop();
       const swaps = await swapsDone;
 
-      expect(outside).toBe(0);
-      expect(sawInside).toBe(wantedWalks);
-      expect(swaps).toBeGreaterThan(100);
+      const seen = JSON.stringify({ walks, sawInside, outside, swaps });
+      expect(outside, `files from outside were yielded: ${seen}`).toBe(0);
+      expect(sawInside, `the swapper stopped before enough walks: ${seen}`).toBe(wantedWalks);
+      expect(swaps, `too few swaps: ${seen}`).toBeGreaterThan(100);
       // The attack reached the walk: some walks met the link (or the gap) and did not see the file.
-      expect(walks).toBeGreaterThan(sawInside);
+      expect(walks, `no walk met the swap: ${seen}`).toBeGreaterThan(sawInside);
     },
     90_000,
   );
