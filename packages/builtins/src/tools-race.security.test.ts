@@ -91,7 +91,7 @@ describe.runIf(process.platform === 'linux')(
             const results = await Promise.all(
               calls.map(([tool, parameters]) => agent.callTool(tool, parameters)),
             );
-            results.forEach((result, position) => tally(calls[position]![0], result));
+            for (const [position, result] of results.entries()) tally(calls[position]![0], result);
           }
         };
         try {
