@@ -57,7 +57,10 @@ export function searchWithRipgrep(
       timedOut = true;
       verifier.cancel();
       // Killed, it answers once it has exited; already gone, it was being verified.
-      if (closed) resolvePromise('timed-out');
+      if (closed) {
+        verifier.close();
+        resolvePromise('timed-out');
+      }
       else child.kill('SIGKILL');
     }, options.timeoutMs);
     let stderr = '';
@@ -113,11 +116,13 @@ export function searchWithRipgrep(
     });
     child.once('error', () => {
       clearTimeout(timer);
+      verifier.close();
       resolvePromise('unavailable');
     });
     child.once('close', (code) => {
       closed = true;
       if (timedOut) {
+        verifier.close();
         resolvePromise('timed-out');
         return;
       }
@@ -125,12 +130,15 @@ export function searchWithRipgrep(
       flush();
       if (code === 2 && !sawOutput && /regex|pattern/i.test(stderr)) {
         clearTimeout(timer);
+        verifier.close();
         resolvePromise('pattern-refused');
         return;
       }
       void verifier.done().then(() => {
+        if (timedOut) return;
         clearTimeout(timer);
-        if (!timedOut) resolvePromise('done');
+        verifier.close();
+        resolvePromise('done');
       });
     });
   });

@@ -1,6 +1,12 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { type ConfinedRoot, openChild, openRoot, walkDirectories } from './confined-walk.js';
+import {
+  type ConfinedRoot,
+  type DirectoryStep,
+  openChild,
+  openRoot,
+  openSubdirectory,
+} from './confined-walk.js';
 import type { MatchCollector } from './search-collector.js';
 
 /** One line ripgrep reported: its number and its bytes, without the line end. */
@@ -27,7 +33,10 @@ export class RipgrepVerifier {
   readonly #queue: { path: string; lines: ReportedLine[] }[] = [];
   #active = 0;
   #cancelled = false;
+  #closing = false;
   #idle: (() => void)[] = [];
+  /** The root, opened (and checked to be the environment's root) once per search. */
+  #root: Promise<DirectoryStep> | undefined;
 
   constructor(
     readonly root: ConfinedRoot,
@@ -62,6 +71,22 @@ export class RipgrepVerifier {
     this.#queue.length = 0;
   }
 
+  /** Releases the root descriptor once no file is being verified any more. Call it once, at the end. */
+  close(): void {
+    this.#closing = true;
+    this.#closeIfIdle();
+  }
+
+  #closeIfIdle(): void {
+    if (!this.#closing || this.#active > 0 || this.#root === undefined) return;
+    const root = this.#root;
+    this.#root = undefined;
+    void root.then(
+      (step) => step.handle.close(),
+      () => {},
+    );
+  }
+
   #pump(): void {
     while (this.#active < concurrency && this.#queue.length > 0) {
       const next = this.#queue.shift()!;
@@ -71,12 +96,14 @@ export class RipgrepVerifier {
         if (this.backlog < concurrency * 4) this.onDrained();
         this.#pump();
         if (this.backlog === 0) for (const resolve of this.#idle.splice(0)) resolve();
+        this.#closeIfIdle();
       });
     }
   }
 
   async #verify(path: string, lines: ReportedLine[]): Promise<void> {
-    const bytes = await readConfined(this.root, path, this.allowHardLinks);
+    this.#root ??= openRoot(this.root);
+    const bytes = await readConfined(this.root, this.#root, path, this.allowHardLinks);
     if (this.#cancelled) return;
     // A NUL byte anywhere makes a file binary, which no engine searches.
     if (bytes === undefined || bytes.indexOf(0) !== -1) {
@@ -106,11 +133,13 @@ export class RipgrepVerifier {
 
 /**
  * The bytes of the regular file at the workspace-relative `path`, opened without following any
- * symbolic link from a descriptor on the root; undefined when it cannot be opened that way, is not
- * a regular file, or has several hard links (unless allowed).
+ * symbolic link from the descriptor on the root (one directory at a time, as `readFile` does);
+ * undefined when it cannot be opened that way, is not a regular file, or has several hard links
+ * (unless allowed). The root step is shared and left open.
  */
 async function readConfined(
   root: ConfinedRoot,
+  rootStep: Promise<DirectoryStep>,
   path: string,
   allowHardLinks: boolean,
 ): Promise<Buffer | undefined> {
@@ -119,21 +148,43 @@ async function readConfined(
     return undefined;
   const name = components.pop()!;
   try {
-    const parent = await walkDirectories(root, await openRoot(root), components, false);
+    const start = await rootStep;
+    let parent = start;
     let handle: FileHandle;
     try {
+      for (const component of components) {
+        const next = await openSubdirectory(root, parent, component);
+        if (parent !== start) await parent.handle.close();
+        parent = next;
+      }
       handle = await openChild(root, parent, name, constants.O_RDONLY | constants.O_NONBLOCK);
     } finally {
-      await parent.handle.close();
+      if (parent !== start) await parent.handle.close();
     }
     try {
       const stats = await handle.stat();
       if (!stats.isFile() || (stats.nlink > 1 && !allowHardLinks)) return undefined;
-      return await handle.readFile();
+      return await readAll(handle, stats.size);
     } finally {
       await handle.close();
     }
   } catch {
     return undefined;
+  }
+}
+
+/** Reads a file from its start: `size` bytes in one read when it has not changed, more if it grew. */
+async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+  let bytes = Buffer.allocUnsafe(size + 1);
+  let filled = 0;
+  for (;;) {
+    if (filled === bytes.length) {
+      const larger = Buffer.allocUnsafe(bytes.length * 2);
+      bytes.copy(larger, 0, 0, filled);
+      bytes = larger;
+    }
+    const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+    if (bytesRead === 0) return bytes.subarray(0, filled);
+    filled += bytesRead;
   }
 }
