@@ -83,7 +83,7 @@ describe('search with ripgrep never returns a line it cannot verify inside the r
 });
 
 /** Searches that must find the inside file while the swapper runs, so the test is not vacuous. */
-const wantedSearches = 40;
+const wantedSearches = 20;
 
 function outsideIn(result: SearchResult): boolean {
   return result.matches.some((match) => match.text.includes('outside'));

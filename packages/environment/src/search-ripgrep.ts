@@ -60,8 +60,7 @@ export function searchWithRipgrep(
       if (closed) {
         verifier.close();
         resolvePromise('timed-out');
-      }
-      else child.kill('SIGKILL');
+      } else child.kill('SIGKILL');
     }, options.timeoutMs);
     let stderr = '';
     let sawOutput = false;
