@@ -35,9 +35,9 @@ export function runningSearchThreads(): number {
  * line included, but not the time a fresh thread takes to load (bounded by {@link threadStartupMs}).
  * A search still in line at its deadline fails with TIMEOUT without ever running; a running one has
  * its thread terminated (which stops even a regex in the middle of a match; Node closes the
- * descriptors the thread's walk held open, see `trackUnmanagedFds`) and fails with TIMEOUT naming the pattern and the
- * deadline (`reportedTimeoutMs`, when the caller's deadline began earlier). Finished threads are kept
- * briefly for the next search.
+ * descriptors the thread's walk held open, see `trackUnmanagedFds`) and fails with TIMEOUT naming
+ * the pattern and the deadline (`reportedTimeoutMs`, when the caller's deadline began earlier).
+ * Finished threads are kept briefly for the next search.
  */
 export async function searchOffThread(
   job: SearchJob,
