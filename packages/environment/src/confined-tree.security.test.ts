@@ -87,7 +87,9 @@ describe.runIf(process.platform === 'linux')('confinedFiles under a symlink-swap
       let walks = 0;
       let sawInside = 0;
       let outside = 0;
-      while (sawInside < wantedWalks && !stopped) {
+      // Walk until enough walks saw the file and at least one met the swap (a loaded machine can
+      // starve the swapper for a while); only the swapper's own time limit ends it sooner.
+      while ((sawInside < wantedWalks || walks === sawInside) && !stopped) {
         const files = walk({}, byName);
         walks++;
         if (files.get('race/secret.txt') === 'inside race secret\n') sawInside++;
@@ -101,7 +103,9 @@ describe.runIf(process.platform === 'linux')('confinedFiles under a symlink-swap
 
       const seen = JSON.stringify({ walks, sawInside, outside, swaps });
       expect(outside, `files from outside were yielded: ${seen}`).toBe(0);
-      expect(sawInside, `the swapper stopped before enough walks: ${seen}`).toBe(wantedWalks);
+      expect(sawInside, `the swapper stopped before enough walks: ${seen}`).toBeGreaterThanOrEqual(
+        wantedWalks,
+      );
       expect(swaps, `too few swaps: ${seen}`).toBeGreaterThan(100);
       // The attack reached the walk: some walks met the link (or the gap) and did not see the file.
       expect(walks, `no walk met the swap: ${seen}`).toBeGreaterThan(sawInside);
