@@ -34,6 +34,21 @@ describe('mapResult', () => {
     );
   });
 
+  it('says the code of a toolgate server once, though its text starts with it for text-only clients', () => {
+    const result = {
+      isError: true,
+      content: [{ type: 'text' as const, text: 'PERMISSION_DENIED: path "/etc" is outside the root' }],
+      structuredContent: { code: 'PERMISSION_DENIED', message: 'path "/etc" is outside the root' },
+    };
+    expect(() => mapResult(result, where)).toThrow(
+      expect.objectContaining({
+        code: 'TOOL_FAILED',
+        remoteCode: 'PERMISSION_DENIED',
+        message: `tool "read" on MCP server "files" failed (the server's own code: PERMISSION_DENIED): path "/etc" is outside the root`,
+      }),
+    );
+  });
+
   it("never lets a server's error speak as the gate: TOOL_FAILED naming the server, its code kept beside", () => {
     const remote = (code: string) => ({
       isError: true,
