@@ -187,6 +187,6 @@ function badPart(what: string, index: number, why: string): ToolgateError {
   const where = index < 0 ? '' : ` (content part ${index})`;
   return new ToolgateError(
     'INVALID_OUTPUT',
-    `${what}${where} is not a content part: ${why}; return parts shaped as toolResult documents`,
+    `${what}${where} is not a content part: ${why}; content parts take the shapes of MCP content blocks (see toolResult)`,
   );
 }
