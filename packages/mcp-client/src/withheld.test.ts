@@ -90,6 +90,7 @@ describe('remote tools toolgate cannot serve are reported, never dropped silentl
       type: 'object',
       properties: { mode: { type: 'string' }, path: { type: 'string' } },
       if: { properties: { mode: { const: 'write' } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
       then: { required: ['path'] },
     };
     const resolver = await connect([shifty('s', { tools: [tool('store', { inputSchema: conditional })] })]);
