@@ -140,15 +140,28 @@ export class MCPResolver implements ToolResolver {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);
   }
 
-  /** True when an attached server serves `name` (with its prefix). */
+  /**
+   * True when an attached server serves `name` (with its prefix). Answers from the last good list:
+   * it never waits for a server's refresh, so no server delays another's tools.
+   */
   async has(name: string): Promise<boolean> {
-    await this.#settled();
     return this.#entries.has(name);
+  }
+
+  /**
+   * Settles once every `list_changed` refresh asked for so far — of the named server, or of every
+   * attached one — has been applied (or has failed, leaving the last good list). Calls need not
+   * wait for it (a call waits for its own server's refreshes); an operator or a test that must see a
+   * reported change before acting on it does.
+   */
+  async settled(server?: string): Promise<void> {
+    const connections =
+      server === undefined ? [...this.#connections.values()] : [this.#connections.get(server)];
+    await Promise.all(connections.map((connection) => connection?.settled()));
   }
 
   /** The tool's description and schema as approved; never a `parallelSafe` (remote hints are not trusted). */
   async describe(name: string): Promise<ToolDescription | undefined> {
-    await this.#settled();
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
     // A changed tool is described as approved: its new text never reaches a model before approval.
@@ -245,12 +258,25 @@ export class MCPResolver implements ToolResolver {
 
   #entry(name: string): Entry {
     const entry = this.#entries.get(name);
-    if (!entry) throw unknownTool(name);
+    if (!entry) throw this.#withheldTool(name) ?? unknownTool(name);
     return entry;
   }
 
-  async #settled(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.settled()));
+  /** The error for a tool a server listed but that is not served because it broke a limit. */
+  #withheldTool(name: string): ToolgateError | undefined {
+    for (const connection of this.#connections.values()) {
+      const prefix = connection.config.prefix;
+      if (prefix !== undefined && !name.startsWith(`${prefix}__`)) continue;
+      const remoteName = prefix === undefined ? name : name.slice(prefix.length + 2);
+      const reason = connection.withheld(remoteName);
+      if (reason !== undefined) {
+        return new ToolgateError(
+          'UNKNOWN_TOOL',
+          `tool "${name}" on MCP server "${connection.name}" is not served: ${reason}`,
+        );
+      }
+    }
+    return undefined;
   }
 
   #checkConflicts(connection: McpConnection, tools: readonly unknown[]): void {
