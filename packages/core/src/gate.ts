@@ -1,4 +1,6 @@
 import { AgentHandle } from './agent-handle.js';
+import { type ContentPart, isToolOutput } from './content.js';
+import { capToolOutput, defaultMaxContentBytes } from './content-caps.js';
 import { messageOf, ToolgateError } from './errors.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
@@ -44,11 +46,24 @@ export interface ToolGateOptions {
    * from `maxOutputChars`, so a replay (which lifts the output cap) words errors the same way.
    */
   maxErrorChars?: number;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
+   * it is replaced by a text part saying what was omitted. Default 5 MiB. Text parts are capped
+   * one by one at `maxOutputChars`.
+   */
+  maxContentBytes?: number;
 }
 
 /** The outcome of a call through an agent handle: an output, or an error the model can read. */
 export type ToolResult =
-  | { callId: string; tool: string; isError: false; output: JsonValue }
+  | {
+      callId: string;
+      tool: string;
+      isError: false;
+      output: JsonValue;
+      /** Content parts beyond the output (images, audio, resources, more text), in order, each capped. */
+      content?: ContentPart[];
+    }
   | { callId: string; tool: string; isError: true; error: ToolErrorData };
 
 /** One call of a batch: what a model asked for in one turn. */
@@ -72,6 +87,7 @@ export class ToolGate {
   readonly recorder: Recorder;
   readonly maxOutputChars: number;
   readonly maxErrorChars: number;
+  readonly maxContentBytes: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
 
@@ -81,6 +97,7 @@ export class ToolGate {
     this.recorder = options.recorder ?? noopRecorder;
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
     this.maxErrorChars = options.maxErrorChars ?? 10_000;
+    this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
   }
@@ -131,11 +148,19 @@ export class ToolGate {
     try {
       const pending = dispatch(resolved, valid);
       const raw = pending instanceof Promise ? await pending : pending;
-      outcome = { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
+      outcome = this.#capped(raw, tool);
     } catch (error) {
       outcome = { error };
     }
     return this.#finish(recorder, callId, agent, tool, outcome);
+  }
+
+  /** The output checked as JSON and capped; content parts, when the tool returned `toolResult(…)`, checked and capped one by one. */
+  #capped(raw: unknown, tool: string): Outcome {
+    if (!isToolOutput(raw)) return { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
+    const caps = { maxOutputChars: this.maxOutputChars, maxContentBytes: this.maxContentBytes };
+    const { output, content } = capToolOutput(raw, caps, outputOf(tool));
+    return { output, content: [...content] };
   }
 
   /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
@@ -224,7 +249,13 @@ export class ToolGate {
   ): ToolResult | Promise<ToolResult> {
     const result: ToolResult =
       'output' in outcome
-        ? { callId, tool, isError: false, output: outcome.output }
+        ? {
+            callId,
+            tool,
+            isError: false,
+            output: outcome.output,
+            ...(outcome.content === undefined ? {} : { content: outcome.content }),
+          }
         : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars) };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
@@ -232,7 +263,7 @@ export class ToolGate {
   }
 }
 
-type Outcome = { output: JsonValue } | { error: unknown };
+type Outcome = { output: JsonValue; content?: ContentPart[] } | { error: unknown };
 
 interface Checked {
   resolved: ResolvedTool;

@@ -1,3 +1,4 @@
+import { checkToolOutput, isToolOutput, type ToolOutput, toolResult } from './content.js';
 import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
 import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
 import type { Grant } from './manifest.js';
@@ -123,18 +124,20 @@ export class ToolRegistry {
   /**
    * Calls a tool for an agent: the grant check, then in-process dispatch or the resolver. Raises
    * on every failure (a grant violation and an unknown tool are faults of the caller); the
-   * agent-facing {@link AgentHandle} folds them into results instead.
+   * agent-facing {@link AgentHandle} folds them into results instead. A tool that returned content
+   * parts gives its `toolResult(…)`, checked but not capped (caps are the caller's).
    */
   async call(
     agent: string,
     manifest: Pick<Grant, 'tools'>,
     tool: string,
     parameters: unknown,
-  ): Promise<JsonValue> {
+  ): Promise<JsonValue | ToolOutput> {
     this.authorize({ name: agent, tools: manifest.tools }, tool);
     const resolved = this.#resolved.get(tool) ?? (await this.resolve(tool));
     const pending = dispatch(resolved, validate(resolved, parameters));
     const output = pending instanceof Promise ? await pending : pending;
+    if (isToolOutput(output)) return toolResult(checkToolOutput(output, outputOf(tool)));
     return toJsonValue(output, () => outputOf(tool));
   }
 }

@@ -1,3 +1,4 @@
+import type { ToolOutput } from './content.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { PolicySubject } from './policy.js';
 import type { ToolDescription } from './tool.js';
@@ -18,10 +19,11 @@ export interface ToolResolver {
    */
   servingSummary?(): string;
   /**
-   * Runs the tool and returns its output as JSON. A failure the model should read (the remote
+   * Runs the tool and returns its output as JSON, or — when the result carries content parts
+   * (images, audio, resources, several texts) — a `toolResult({ output, content })`. A failure the model should read (the remote
    * tool reported an error, the server is down) rejects with a ToolgateError.
    */
-  call(name: string, parameters: JsonObject): Promise<JsonValue>;
+  call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput>;
   /**
    * Optional: what a call of this tool touches (resolved paths, parsed commands, hosts), computed
    * from validated parameters by rules the person who configured the resolver declared — never on

@@ -1,11 +1,15 @@
 import {
   capOutput,
+  capToolOutput,
+  defaultMaxContentBytes,
+  isToolOutput,
   type JsonObject,
   type JsonValue,
   type PolicySubject,
   type Recorder,
   type ToolDescription,
   ToolgateError,
+  type ToolOutput,
   type ToolResolver,
 } from '@toolgate/core';
 import { Approvals } from './approvals.js';
@@ -19,8 +23,13 @@ import { type Entry, type IndexState, indexTools } from './tool-index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
-  /** The cap on one output's JSON text, in characters, as for in-process tools. Default 100,000. */
+  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob) of a result, in decoded bytes;
+   * a part over it is replaced by a text part saying what was omitted. Default 5 MiB.
+   */
+  maxContentBytes?: number;
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
@@ -161,10 +170,12 @@ export class MCPResolver implements ToolResolver {
   }
 
   /**
-   * Calls a remote tool and maps its result to a plain, capped value. Rejects with a ToolgateError:
+   * Calls a remote tool and maps its result to a plain, capped value — or, when the result has blocks
+   * beyond its JSON (images, audio, resources, several texts), to `toolResult({ output, content })`
+   * with every block, in order, each checked and capped on its own. Rejects with a ToolgateError:
    * TOOL_CHANGED, TRANSPORT_FAILED or TIMEOUT naming the server, or the remote tool's own error.
    */
-  async call(name: string, parameters: JsonObject): Promise<JsonValue> {
+  async call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput> {
     if (this.#closed)
       throw new ToolgateError('TRANSPORT_FAILED', 'this MCP resolver is closed; create a new one');
     this.#throwRecorderFailure();
@@ -184,7 +195,11 @@ export class MCPResolver implements ToolResolver {
     }
     const result = await entry.connection.call(entry.remoteName, parameters);
     const output = mapResult(result, { server: entry.connection.name, tool: name });
-    return capOutput(output, this.#options.maxOutputChars ?? 100_000);
+    const maxOutputChars = this.#options.maxOutputChars ?? 100_000;
+    if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
+    const maxContentBytes = this.#options.maxContentBytes ?? defaultMaxContentBytes;
+    const what = `the output of tool "${name}" on MCP server "${entry.connection.name}"`;
+    return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
   }
 
   /**

@@ -28,7 +28,7 @@ export class OverLimitTool {
  * the server and the limit once the list has more than `maxTools` tools or more than `maxListBytes`
  * of JSON; withholds a tool whose input schema is larger than `maxSchemaBytes` or nests deeper than
  * `maxSchemaDepth`; cuts a description (and title) at `maxDescriptionChars` with a marker. Keeps of
- * each tool only what is served (name, title, description, input schema), so the rest of what a
+ * each tool only what is served (name, title, description, input schema, task support), so the rest of what a
  * server sends is never held.
  */
 export class ToolListCollector {
@@ -95,6 +95,9 @@ export class ToolListCollector {
     if (typeof tool.description === 'string') served.description = capText(tool.description, max).text;
     // Anything else is kept as listed, for the reader to withhold with its reason.
     else if (tool.description !== undefined) served.description = tool.description;
+    // Kept so the reader can withhold a tool that can only be called as an MCP task.
+    const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+    if (taskSupport !== undefined) served.execution = { taskSupport } as McpTool['execution'];
     return served;
   }
 

@@ -6,7 +6,7 @@ import {
   McpError,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Tool, ToolgateError, type ToolRegistry } from '@toolgate/core';
+import { defaultMaxContentBytes, type Tool, ToolgateError, type ToolRegistry } from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
 
 /** What {@link createMcpServer} takes. */
@@ -21,8 +21,13 @@ export interface McpServerOptions {
   agent?: string;
   /** Tools per `tools/list` page. Default 100. */
   pageSize?: number;
-  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
+   * it is replaced by a text part saying what was omitted. Default 5 MiB.
+   */
+  maxContentBytes?: number;
 }
 
 /**
@@ -49,7 +54,10 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     tools: tools.map((tool) => tool.name),
     server: serverName,
   };
-  const maxOutputChars = options.maxOutputChars ?? 100_000;
+  const caps = {
+    maxOutputChars: options.maxOutputChars ?? 100_000,
+    maxContentBytes: options.maxContentBytes ?? defaultMaxContentBytes,
+  };
   const server = new Server(
     { name: serverName, version: options.version ?? '0.1.0' },
     { capabilities: { tools: { listChanged: false } } },
@@ -61,7 +69,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     return { tools: page, ...next };
   });
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callExposed(registry, grant, request.params.name, request.params.arguments, maxOutputChars),
+    callExposed(registry, grant, request.params.name, request.params.arguments, caps),
   );
   return server;
 }
