@@ -25,6 +25,7 @@ export async function namedAsOpened(root: ConfinedRoot, path: string, opened: Id
   const before = await realpath(path).catch(() => undefined);
   if (before === undefined || !isInside(root.absolute, before)) return false;
   const steps = stepsBelow(root, path);
+  if (steps.length === 0) return false;
   for (const [index, step] of steps.entries()) {
     const seen = await lstat(step, { bigint: true }).catch(() => undefined);
     if (!matches(seen, opened, index === steps.length - 1)) return false;
@@ -39,6 +40,7 @@ export function namedAsOpenedSync(root: ConfinedRoot, path: string, opened: Iden
     const before = realpathSync(path);
     if (!isInside(root.absolute, before)) return false;
     const steps = stepsBelow(root, path);
+    if (steps.length === 0) return false;
     for (const [index, step] of steps.entries()) {
       if (!matches(lstatSync(step, { bigint: true }), opened, index === steps.length - 1)) return false;
     }
