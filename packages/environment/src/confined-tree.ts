@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync } from 'node:fs';
 import type { ConfinedRoot } from './confined-walk.js';
-import { isInside } from './path-rules.js';
+import { namedAsOpenedSync } from './verify-by-name.js';
 
 const directoryFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const fileFlags = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
@@ -103,7 +103,8 @@ function readEntries(path: string) {
 
 /**
  * Opens `path` without following a final link. Where descriptors cannot be resolved, the name is
- * checked after the open to lead, inside the root, to the very file opened (see `confined-walk.ts`).
+ * checked after the open to lead, inside the root and through no link, to the very file opened
+ * (see `verify-by-name.ts`).
  */
 function tryOpen(root: ConfinedRoot, path: string, flags: number): number | undefined {
   let descriptor: number;
@@ -113,15 +114,13 @@ function tryOpen(root: ConfinedRoot, path: string, flags: number): number | unde
     return undefined;
   }
   if (root.throughDescriptors) return descriptor;
+  let verified = false;
   try {
-    const opened = fstatSync(descriptor, { bigint: true });
-    const real = realpathSync(path);
-    const named = statSync(real, { bigint: true });
-    if (isInside(root.absolute, real) && named.dev === opened.dev && named.ino === opened.ino)
-      return descriptor;
+    verified = namedAsOpenedSync(root, path, fstatSync(descriptor, { bigint: true }));
   } catch {
     // Gone or changed meanwhile: refused below.
   }
+  if (verified) return descriptor;
   closeSync(descriptor);
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, rmdir, unlink } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
-import { isInside } from './path-rules.js';
+import { namedAsOpened } from './verify-by-name.js';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 const directoryOnly = constants.O_DIRECTORY ?? 0;
@@ -160,10 +160,10 @@ export async function openChild(
 
 /**
  * Where descriptors cannot be resolved (no `/proc/self/fd`), a step opened by name is checked
- * after the open: the name must now resolve inside the root to the very file that was opened
- * (same device and inode; directories and the files accepted here have one name only). Otherwise
- * the descriptor is closed, a file or directory this call just created is removed if it can still
- * be found by its name, and the tree is reported as changed.
+ * after the open: from the root down, no component may be a symbolic link and the name must lead
+ * to the very file or directory opened (see `verify-by-name.ts`, which also says what this cannot
+ * catch). Otherwise the descriptor is closed, a file or directory this call just created is removed
+ * if it can still be found by its name, and the tree is reported as changed.
  */
 async function verifyByName(
   root: ConfinedRoot,
@@ -173,11 +173,7 @@ async function verifyByName(
   created: 'file' | 'directory' | undefined,
 ): Promise<void> {
   const opened = await handle.stat({ bigint: true });
-  const real = await realpath(path).catch(() => undefined);
-  if (real !== undefined && isInside(root.absolute, real)) {
-    const named = await stat(real, { bigint: true }).catch(() => undefined);
-    if (named !== undefined && named.dev === opened.dev && named.ino === opened.ino) return;
-  }
+  if (await namedAsOpened(root, path, opened)) return;
   await handle.close();
   if (created !== undefined) {
     const now = await lstat(path, { bigint: true }).catch(() => undefined);
