@@ -30,10 +30,10 @@ export interface ToolErrorData {
   message: string;
 }
 
-/** How a call ended. */
+/** How a call ended, and how long it took (`durationMs`, by the gate's clock). */
 export type ToolReturnedRecord =
-  | { callId: string; agent: string; tool: string; isError: false; output: JsonValue }
-  | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData };
+  | { callId: string; agent: string; tool: string; isError: false; output: JsonValue; durationMs: number }
+  | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /**
  * A remote tool that is not served as it was approved: `changed` when its description or schema

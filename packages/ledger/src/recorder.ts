@@ -101,10 +101,11 @@ export class LedgerRecorder implements Recorder {
   }
 
   async toolReturned(record: ToolReturnedRecord): Promise<void> {
-    const { callId, tool } = record;
+    const { callId, tool, durationMs } = record;
     const payload: JsonObject = record.isError
       ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
       : { callId, tool, isError: false, output: record.output };
+    if (typeof durationMs === 'number' && Number.isFinite(durationMs)) payload.durationMs = durationMs;
     await this.#call('tool.returned', record, payload);
   }
 

@@ -106,7 +106,7 @@ export class ReplaySession implements ToolResolver {
 
   /**
    * The options of the replay's {@link ToolGate}: the recorder (observed), the recorded policy and
-   * approver, and no output cap (recorded outputs are already capped).
+   * approver, recorded durations, and no output cap (recorded outputs are already capped).
    */
   gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
     return {
@@ -114,6 +114,7 @@ export class ReplaySession implements ToolResolver {
       ...(this.approver ? { approver: this.approver } : {}),
       maxOutputChars: Number.POSITIVE_INFINITY,
       ...options,
+      durationOf: (callId) => this.recordedDuration(callId),
       recorder: this.observe(options.recorder),
     };
   }
@@ -135,6 +136,17 @@ export class ReplaySession implements ToolResolver {
       },
       toolChanged: (record) => recorder.toolChanged?.(record),
     };
+  }
+
+  /**
+   * The `durationMs` recorded for the call the replay's gate runs under `callId`, so a replayed
+   * result (and its record) says what the recorded one said; undefined when none was recorded.
+   */
+  recordedDuration(callId: string): number | undefined {
+    const payload = this.#pendingOf(callId)?.recorded?.returned?.payload as
+      | { durationMs?: unknown }
+      | undefined;
+    return typeof payload?.durationMs === 'number' ? payload.durationMs : undefined;
   }
 
   /** Throws REPLAY_DIVERGED when the replay diverged, or left recorded calls unmade. */
