@@ -4,6 +4,7 @@ import {
   type JsonValue,
   type PolicySubject,
   type Recorder,
+  type ToolContext,
   type ToolDescription,
   ToolgateError,
   type ToolResolver,
@@ -151,7 +152,7 @@ export class MCPResolver implements ToolResolver {
    * Calls a remote tool and maps its result to a plain, capped value. Rejects with a ToolgateError:
    * TOOL_CHANGED, TRANSPORT_FAILED or TIMEOUT naming the server, or the remote tool's own error.
    */
-  async call(name: string, parameters: JsonObject): Promise<JsonValue> {
+  async call(name: string, parameters: JsonObject, context?: ToolContext): Promise<JsonValue> {
     if (this.#closed)
       throw new ToolgateError('TRANSPORT_FAILED', 'this MCP resolver is closed; create a new one');
     this.#throwRecorderFailure();
@@ -169,7 +170,11 @@ export class MCPResolver implements ToolResolver {
           `and approves it (resolver.approve("${name}", change.fingerprint))`,
       );
     }
-    const result = await entry.connection.call(entry.remoteName, parameters);
+    const result = await entry.connection.call(
+      entry.remoteName,
+      parameters,
+      context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
+    );
     const output = mapResult(result, { server: entry.connection.name, tool: name });
     return capOutput(output, this.#options.maxOutputChars ?? 100_000);
   }

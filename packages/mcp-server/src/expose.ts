@@ -3,6 +3,7 @@ import {
   capOutput,
   type JsonValue,
   messageOf,
+  type RegistryCallOptions,
   type Tool,
   ToolgateError,
   type ToolRegistry,
@@ -44,7 +45,8 @@ export function errorResult(error: unknown): CallToolResult {
  * Runs one call through the registry as the agent `agent` granted exactly `tools`, and folds the
  * outcome into an MCP result. Never throws: every failure becomes an `isError` result. A tool the
  * server does not expose is refused before the registry is asked, as UNKNOWN_TOOL naming the
- * `server` and what it does serve (the caller has no manifest to edit).
+ * `server` and what it does serve (the caller has no manifest to edit). `options` carries the
+ * request's signal and progress listener to the tool.
  */
 export async function callExposed(
   registry: ToolRegistry,
@@ -52,6 +54,7 @@ export async function callExposed(
   name: string,
   parameters: unknown,
   maxOutputChars: number,
+  options: RegistryCallOptions = {},
 ): Promise<CallToolResult> {
   if (!grant.tools.includes(name)) {
     const served = grant.tools.length === 0 ? 'nothing' : grant.tools.join(', ');
@@ -65,7 +68,7 @@ export async function callExposed(
   }
   let output: JsonValue;
   try {
-    output = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {});
+    output = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {}, options);
   } catch (error) {
     return errorResult(error);
   }
