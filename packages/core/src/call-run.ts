@@ -1,4 +1,5 @@
 import type { CallOptions, ToolContext, ToolProgress } from './context.js';
+import { afterBudget } from './deadlines.js';
 import { ToolgateError } from './errors.js';
 import type { JsonObject } from './json.js';
 import { dispatch, type ResolvedTool } from './registry.js';
@@ -56,11 +57,12 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
     });
   }
   return new Promise((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let clearDeadline: (() => void) | undefined;
+    let unwatch: (() => void) | undefined;
     const cleanup = () => {
       ended = true;
-      if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
+      clearDeadline?.();
+      unwatch?.();
     };
     const stop = (error: ToolgateError) => {
       if (ended) return;
@@ -69,10 +71,9 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
       controller.abort(error);
       reject(error);
     };
-    const onAbort = () => stop(cancelled(tool));
     if (timeoutMs < Number.POSITIVE_INFINITY)
-      timer = setTimeout(() => stop(timedOut(tool, timeoutMs)), timeoutMs);
-    outer?.addEventListener('abort', onAbort, { once: true });
+      clearDeadline = afterBudget(timeoutMs, () => stop(timedOut(tool, timeoutMs)));
+    if (outer) unwatch = whenAborted(outer, () => stop(cancelled(tool)));
     (pending as Promise<unknown>).then(
       (value) => {
         if (ended) return;
@@ -86,6 +87,33 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
       },
     );
   });
+}
+
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `fire` when `signal` aborts, unless the returned function is called first. One listener per
+ * signal serves all its calls (a turn's signal is shared by its calls), which is far cheaper than
+ * adding and removing a listener per call.
+ */
+function whenAborted(signal: AbortSignal, fire: () => void): () => void {
+  let waiting = watchers.get(signal);
+  if (waiting === undefined) {
+    const calls = new Set<() => void>();
+    waiting = calls;
+    watchers.set(signal, calls);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const call of [...calls]) call();
+        calls.clear();
+      },
+      { once: true },
+    );
+  }
+  const calls = waiting;
+  calls.add(fire);
+  return () => calls.delete(fire);
 }
 
 /** A time budget as given (a positive number of ms, `Infinity` for none), or a definition error. */
