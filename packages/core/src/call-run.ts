@@ -5,11 +5,13 @@ import type { JsonObject } from './json.js';
 import { dispatch, type ResolvedTool } from './registry.js';
 
 /** One call as {@link runCall} runs it: who made it, under which id, with what budget. */
-export interface CallRun extends CallOptions {
+export interface CallRun {
   callId: string;
   agent: string;
   /** The time budget in ms; `Infinity` for none. */
   timeoutMs: number;
+  signal: AbortSignal | undefined;
+  onProgress: CallOptions['onProgress'] | undefined;
 }
 
 /**

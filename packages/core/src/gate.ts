@@ -161,8 +161,10 @@ export class ToolGate {
     }
     let outcome: Outcome;
     try {
+      // fields named, not spread: spreading an object that holds an AbortSignal costs microseconds
       const pending = runCall(resolved, valid, {
-        ...options,
+        signal: options.signal,
+        onProgress: options.onProgress,
         callId,
         agent,
         timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,

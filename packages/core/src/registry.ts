@@ -142,7 +142,8 @@ export class ToolRegistry {
       (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
       Number.POSITIVE_INFINITY;
     const pending = runCall(resolved, validate(resolved, parameters), {
-      ...options,
+      signal: options.signal,
+      onProgress: options.onProgress,
       callId: options.callId ?? crypto.randomUUID(),
       agent,
       timeoutMs,
