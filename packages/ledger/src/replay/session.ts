@@ -297,8 +297,11 @@ export class ReplaySession implements ToolResolver {
     if (index >= 0) this.#pending.splice(index, 1);
     const recorded = pending?.recorded;
     if (this.mode !== 'strict' || !recorded?.returned) return;
-    const { callId: _callId, agent: _agent, ...now } = record;
+    const { callId: _callId, agent: _agent, ...returned } = record;
     const { callId: _was, ...was } = withoutNote(recorded.returned.payload as { callId?: string });
+    const now: Record<string, unknown> = { ...returned };
+    // a ledger written before durations were recorded has none to compare
+    if (!('durationMs' in was)) delete now.durationMs;
     if (canonicalOf(was) !== canonicalOf(now)) {
       this.#diverge(
         recorded.returned.seq,
