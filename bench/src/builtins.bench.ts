@@ -34,7 +34,9 @@ function run(command: string, args: string[], cwd: string): Promise<number> {
 const rg = () => run('rg', ['--no-config', '-n', '--hidden', '--no-ignore', '-e', pattern, '.'], modules);
 const grep = () => run('grep', ['-rnE', pattern, '.'], modules);
 const searchWith = (search: 'ripgrep' | 'javascript') => {
-  const tool = searchFilesTool(new LocalEnvironment({ root: modules, search }), caps);
+  // pnpm hard-links node_modules files into its store; search leaves hard-linked files out unless told.
+  const environment = new LocalEnvironment({ root: modules, search, allowHardLinkedReads: true });
+  const tool = searchFilesTool(environment, caps);
   return async () => {
     const output = (await tool.run({ pattern })) as { totalMatches: number };
     if (output.totalMatches === 0)

@@ -1,5 +1,7 @@
 import { AgentHandle } from './agent-handle.js';
 import { checkTimeout, runCall } from './call-run.js';
+import { type ContentPart, isToolOutput } from './content.js';
+import { capToolOutput, defaultMaxContentBytes } from './content-caps.js';
 import type { CallOptions } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
@@ -61,11 +63,26 @@ export interface ToolGateOptions {
    * the recorded duration. Asked once per call, as it ends.
    */
   durationOf?: (callId: string) => number | undefined;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
+   * it is replaced by a text part saying what was omitted. Default 5 MiB. Text parts are capped
+   * one by one at `maxOutputChars`.
+   */
+  maxContentBytes?: number;
 }
 
 /** The outcome of a call through an agent handle: an output, or an error the model can read. */
 export type ToolResult =
-  | { callId: string; tool: string; isError: false; output: JsonValue; durationMs: number }
+  | {
+      callId: string;
+      tool: string;
+      isError: false;
+      output: JsonValue;
+      /** Content parts beyond the output (images, audio, resources, more text), in order, each capped. */
+      content?: ContentPart[];
+      /** How long the call took, in ms, by the gate's clock. */
+      durationMs: number;
+    }
   | { callId: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /** One call of a batch: what a model asked for in one turn. */
@@ -91,6 +108,7 @@ export class ToolGate {
   readonly maxErrorChars: number;
   /** The default time budget of one call, in ms (`Infinity` for none). */
   readonly timeoutMs: number;
+  readonly maxContentBytes: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
@@ -102,6 +120,7 @@ export class ToolGate {
     this.recorder = options.recorder ?? noopRecorder;
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
     this.maxErrorChars = options.maxErrorChars ?? 10_000;
+    this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
     this.timeoutMs =
@@ -170,11 +189,19 @@ export class ToolGate {
         timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,
       });
       const raw = pending instanceof Promise ? await pending : pending;
-      outcome = { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
+      outcome = this.#capped(raw, tool);
     } catch (error) {
       outcome = { error };
     }
     return this.#finish(recorder, callId, agent, tool, started, outcome);
+  }
+
+  /** The output checked as JSON and capped; content parts, when the tool returned `toolResult(…)`, checked and capped one by one. */
+  #capped(raw: unknown, tool: string): Outcome {
+    if (!isToolOutput(raw)) return { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
+    const caps = { maxOutputChars: this.maxOutputChars, maxContentBytes: this.maxContentBytes };
+    const { output, content } = capToolOutput(raw, caps, outputOf(tool));
+    return { output, content: [...content] };
   }
 
   /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
@@ -265,7 +292,14 @@ export class ToolGate {
     const durationMs = this.#durationOf?.(callId) ?? this.#clock() - started;
     const result: ToolResult =
       'output' in outcome
-        ? { callId, tool, isError: false, output: outcome.output, durationMs }
+        ? {
+            callId,
+            tool,
+            isError: false,
+            output: outcome.output,
+            ...(outcome.content === undefined ? {} : { content: outcome.content }),
+            durationMs,
+          }
         : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars), durationMs };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
@@ -273,7 +307,7 @@ export class ToolGate {
   }
 }
 
-type Outcome = { output: JsonValue } | { error: unknown };
+type Outcome = { output: JsonValue; content?: ContentPart[] } | { error: unknown };
 
 interface Checked {
   resolved: ResolvedTool;

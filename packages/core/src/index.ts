@@ -6,6 +6,20 @@
  */
 
 export { AgentHandle } from './agent-handle.js';
+export {
+  type AudioPart,
+  base64Bytes,
+  type ContentPart,
+  checkToolOutput,
+  type EmbeddedResourcePart,
+  type ImagePart,
+  isToolOutput,
+  type ResourceLinkPart,
+  type TextPart,
+  type ToolOutput,
+  toolResult,
+} from './content.js';
+export { capContent, capToolOutput, defaultMaxContentBytes, type OutputCaps } from './content-caps.js';
 export type { CallOptions, ToolContext, ToolProgress, ToolProgressEvent } from './context.js';
 export { joinDashValues, type OptionShape } from './dash-values.js';
 export {

@@ -1,3 +1,4 @@
+import type { ContentPart } from './content.js';
 import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
 import type { Decision } from './policy.js';
@@ -32,7 +33,16 @@ export interface ToolErrorData {
 
 /** How a call ended, and how long it took (`durationMs`, by the gate's clock). */
 export type ToolReturnedRecord =
-  | { callId: string; agent: string; tool: string; isError: false; output: JsonValue; durationMs: number }
+  | {
+      callId: string;
+      agent: string;
+      tool: string;
+      isError: false;
+      output: JsonValue;
+      /** The content parts, as the agent got them (checked and capped). */
+      content?: ContentPart[];
+      durationMs: number;
+    }
   | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /**

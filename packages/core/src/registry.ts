@@ -1,4 +1,5 @@
 import { runCall } from './call-run.js';
+import { checkToolOutput, isToolOutput, type ToolOutput, toolResult } from './content.js';
 import type { CallOptions, ToolContext } from './context.js';
 import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
 import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
@@ -126,7 +127,9 @@ export class ToolRegistry {
    * Calls a tool for an agent: the grant check, then in-process dispatch or the resolver. Raises
    * on every failure (a grant violation and an unknown tool are faults of the caller); the
    * agent-facing {@link AgentHandle} folds them into results instead. `options.signal` cancels the
-   * call (CANCELLED) and the tool's own `timeoutMs` bounds it (TIMEOUT), as through the gate.
+   * call (CANCELLED) and the tool's own `timeoutMs` bounds it (TIMEOUT), as through the gate. A
+   * tool that returned content parts gives its `toolResult(…)`, checked but not capped (caps are
+   * the caller's).
    */
   async call(
     agent: string,
@@ -134,7 +137,7 @@ export class ToolRegistry {
     tool: string,
     parameters: unknown,
     options: RegistryCallOptions = {},
-  ): Promise<JsonValue> {
+  ): Promise<JsonValue | ToolOutput> {
     this.authorize({ name: agent, tools: manifest.tools }, tool);
     const resolved = this.#resolved.get(tool) ?? (await this.resolve(tool));
     const timeoutMs =
@@ -149,6 +152,7 @@ export class ToolRegistry {
       timeoutMs,
     });
     const output = pending instanceof Promise ? await pending : pending;
+    if (isToolOutput(output)) return toolResult(checkToolOutput(output, outputOf(tool)));
     return toJsonValue(output, () => outputOf(tool));
   }
 }

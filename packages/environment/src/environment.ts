@@ -89,6 +89,13 @@ export interface SearchResult {
   totalMatches: number;
   /** Which engine searched: ripgrep, or the JavaScript fallback. */
   engine: 'ripgrep' | 'javascript';
+  /**
+   * Lines ripgrep reported that did not hold, in the file opened inside the root, the text reported
+   * (the tree changed while ripgrep walked it by name, or the file is a symlink escape or hard link
+   * ripgrep was led to). They are dropped, and not counted in `totalMatches`. Present only when
+   * some were dropped.
+   */
+  unverifiedMatches?: number;
 }
 
 /** How {@link Environment.exec} runs a command. */

@@ -48,9 +48,9 @@ export interface LocalEnvironmentOptions {
   /** The largest file `readFile` reads. Default 32 MiB. */
   maxReadBytes?: number;
   /**
-   * Let `readFile` read a regular file that has more than one hard link. Default false: such a file
-   * may also be reachable from outside the root, so reading it could disclose a file outside.
-   * Writing one is always refused.
+   * Let `readFile` read, and `search` search, a regular file that has more than one hard link.
+   * Default false: such a file may also be reachable from outside the root, so reading it could
+   * disclose a file outside. Writing one is always refused.
    */
   allowHardLinkedReads?: boolean;
   /** Hosts that may be reached even at internal addresses: `api.local`, `127.0.0.1:8080`, `*.corp`. */
@@ -168,7 +168,7 @@ export class LocalEnvironment implements Environment {
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
     return searchLocal(
-      this.root,
+      { root: this.#confinedRoot, allowHardLinks: this.#options.allowHardLinkedReads === true },
       pattern,
       options,
       this.#options.search ?? 'auto',

@@ -1,31 +1,36 @@
 import { ToolgateError } from '@toolgate/core';
+import type { ConfinedRoot } from './confined-walk.js';
 import type { SearchOptions, SearchResult } from './environment.js';
 import { jobOptions } from './search-job.js';
 import { ripgrepPattern } from './search-pattern.js';
 import { prepareSearch, type SearchEngine } from './search-prepare.js';
 import { searchWithRipgrep } from './search-ripgrep.js';
 import { searchOffThread, searchTimedOut } from './search-thread.js';
+import { RipgrepVerifier } from './search-verify.js';
 
 /**
- * Searches the files under `root`, with ripgrep when allowed and able, otherwise with the
- * JavaScript engine on a worker thread. Either way the search ends by `timeoutMs`: ripgrep is
- * killed, the thread terminated, and the search fails with TIMEOUT.
+ * Searches the files under the confined root, with ripgrep when allowed and able (every line it
+ * reports verified against the file opened inside the root), otherwise with the JavaScript engine
+ * on a worker thread (reading files only through the confined walk). Either way the search ends by
+ * `timeoutMs`: ripgrep is killed, the thread terminated, and the search fails with TIMEOUT.
  */
 export async function searchLocal(
-  root: string,
+  scope: { root: ConfinedRoot; allowHardLinks: boolean },
   pattern: string,
   options: SearchOptions | undefined,
   engine: SearchEngine,
   ripgrep: { command: string; env: Record<string, string> },
   timeoutMs: number,
 ): Promise<SearchResult> {
+  const { root, allowHardLinks } = scope;
   const prepared = prepareSearch(pattern, options);
   const deadline = performance.now() + timeoutMs;
   const translated = engine === 'javascript' ? undefined : ripgrepPattern(pattern);
   if (translated !== undefined) {
+    const verifier = new RipgrepVerifier(root, allowHardLinks, prepared.collector);
     const outcome = await searchWithRipgrep(
       {
-        root,
+        root: root.absolute,
         command: ripgrep.command,
         pattern: translated,
         glob: prepared.glob,
@@ -33,9 +38,12 @@ export async function searchLocal(
         timeoutMs,
       },
       prepared.include,
-      prepared.collector,
+      verifier,
     );
-    if (outcome === 'done') return prepared.collector.result('ripgrep');
+    if (outcome === 'done') {
+      const result = prepared.collector.result('ripgrep');
+      return verifier.unverified === 0 ? result : { ...result, unverifiedMatches: verifier.unverified };
+    }
     if (outcome === 'timed-out') throw searchTimedOut(pattern, timeoutMs, 'ripgrep');
     if (outcome === 'unavailable' && engine === 'ripgrep') {
       throw new ToolgateError(
@@ -45,14 +53,9 @@ export async function searchLocal(
     }
   }
   const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
-  try {
-    return await searchOffThread(
-      { kind: 'directory', root, pattern, options: jobOptions(options) },
-      remaining,
-    );
-  } catch (error) {
-    if (ToolgateError.is(error) && error.code === 'TIMEOUT')
-      throw searchTimedOut(pattern, timeoutMs, 'JavaScript');
-    throw error;
-  }
+  return searchOffThread(
+    { kind: 'directory', root, allowHardLinks, pattern, options: jobOptions(options) },
+    remaining,
+    timeoutMs,
+  );
 }

@@ -1,45 +1,48 @@
-import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { readSync } from 'node:fs';
+import { type ConfinedFile, confinedFiles } from './confined-tree.js';
+import type { ConfinedRoot } from './confined-walk.js';
 import type { MatchCollector } from './search-collector.js';
 import { type LineMatcher, searchText } from './search-lines.js';
 
 const probeBytes = 64 * 1024;
 const sliceMs = 10;
+const skipDirectories: ReadonlySet<string> = new Set(['.git']);
+
+/** Where the JavaScript engine searches: a confined root, and which of its files it may read. */
+export interface JavaScriptSearchScope {
+  readonly root: ConfinedRoot;
+  /** Search regular files with more than one hard link too (`allowHardLinkedReads`). */
+  readonly allowHardLinks: boolean;
+}
 
 /**
- * The JavaScript search engine: walks `root` (hidden files included, `.git` skipped, symlinks never
- * followed, ignore files not read) and searches every regular file whose path `include` accepts.
- * It reads with synchronous calls, which are several times faster than promises for many small
- * files, and yields to the event loop every few milliseconds so other work keeps running.
+ * The JavaScript search engine: walks the root with {@link confinedFiles} (hidden files included,
+ * `.git` skipped, symlinks never followed, hard-linked files left out unless allowed, ignore files
+ * not read) and searches every regular file whose path `include` accepts, reading it through the
+ * descriptor the walk opened, never by its name: a directory swapped for a link leading out while
+ * the search runs cannot make it read a file outside the root. It reads with synchronous calls,
+ * which are several times faster than promises for many small files, and yields to the event loop
+ * every few milliseconds so other work keeps running.
  */
 export async function searchWithJavaScript(
-  root: string,
+  scope: JavaScriptSearchScope,
   matcher: LineMatcher,
   include: (path: string) => boolean,
   collector: MatchCollector,
 ): Promise<void> {
   const literal = matcher.literal === undefined ? undefined : Buffer.from(matcher.literal, 'utf8');
   const probe = Buffer.allocUnsafe(probeBytes);
-  const directories = [''];
   let sliceStart = performance.now();
-  while (directories.length > 0) {
-    const relative = directories.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (entry.name === '.git') continue;
-      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) directories.push(path);
-      else if (entry.isFile() && include(path)) {
-        const bytes = readText(join(root, path), probe);
-        if (bytes === undefined) continue;
-        if (literal === undefined) searchText(path, bytes.toString('utf8'), matcher, collector);
-        else searchAroundLiteral(path, bytes, literal, matcher.line, collector);
-      }
+  const files = confinedFiles(scope.root, {
+    skipDirectories,
+    include,
+    allowHardLinks: scope.allowHardLinks,
+  });
+  for (const file of files) {
+    const bytes = readText(file, probe);
+    if (bytes !== undefined) {
+      if (literal === undefined) searchText(file.path, bytes.toString('utf8'), matcher, collector);
+      else searchAroundLiteral(file.path, bytes, literal, matcher.line, collector);
     }
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -48,24 +51,18 @@ export async function searchWithJavaScript(
   }
 }
 
-/** A file's bytes, or undefined when it cannot be read or holds a NUL byte (binary). */
-function readText(path: string, probe: Buffer): Buffer | undefined {
-  let descriptor: number;
+/** A file's bytes, read through its descriptor, or undefined when it cannot be read or holds a NUL byte (binary). */
+function readText(file: ConfinedFile, probe: Buffer): Buffer | undefined {
   try {
-    descriptor = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const head = readSync(descriptor, probe, 0, probe.length, 0);
+    const head = readSync(file.descriptor, probe, 0, probe.length, 0);
     if (probe.subarray(0, head).indexOf(0) !== -1) return undefined;
     if (head < probe.length) return probe.subarray(0, head);
-    const size = Math.max(fstatSync(descriptor).size, head);
+    const size = Math.max(file.size, head);
     const bytes = Buffer.allocUnsafe(size);
     probe.copy(bytes, 0, 0, head);
     let filled = head;
     while (filled < size) {
-      const read = readSync(descriptor, bytes, filled, size - filled, filled);
+      const read = readSync(file.descriptor, bytes, filled, size - filled, filled);
       if (read === 0) break;
       filled += read;
     }
@@ -73,8 +70,6 @@ function readText(path: string, probe: Buffer): Buffer | undefined {
     return text.indexOf(0, head) === -1 ? text : undefined;
   } catch {
     return undefined;
-  } finally {
-    closeSync(descriptor);
   }
 }
 

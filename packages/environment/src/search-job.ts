@@ -1,3 +1,4 @@
+import type { ConfinedRoot } from './confined-walk.js';
 import type { SearchOptions, SearchResult } from './environment.js';
 import { searchWithJavaScript } from './search-javascript.js';
 import { lineMatcher, searchText } from './search-lines.js';
@@ -7,11 +8,18 @@ import { prepareSearch } from './search-prepare.js';
 export type SearchJobOptions = Pick<SearchOptions, 'glob' | 'maxMatches' | 'maxLineChars'>;
 
 /**
- * One JavaScript-engine search, as handed to a search thread: a directory tree to walk, or texts
- * already in memory (a MemoryEnvironment's files).
+ * One JavaScript-engine search, as handed to a search thread: a confined directory tree to walk (the
+ * root as plain data; the thread opens its own descriptors, which Node closes if the thread is
+ * terminated), or texts already in memory (a MemoryEnvironment's files).
  */
 export type SearchJob =
-  | { kind: 'directory'; root: string; pattern: string; options: SearchJobOptions }
+  | {
+      kind: 'directory';
+      root: ConfinedRoot;
+      allowHardLinks: boolean;
+      pattern: string;
+      options: SearchJobOptions;
+    }
   | { kind: 'texts'; files: [path: string, content: string][]; pattern: string; options: SearchJobOptions };
 
 /** Runs a search job with the JavaScript engine, on whichever thread calls it. */
@@ -19,7 +27,8 @@ export async function runSearchJob(job: SearchJob): Promise<SearchResult> {
   const prepared = prepareSearch(job.pattern, job.options);
   const matcher = lineMatcher(prepared.regex);
   if (job.kind === 'directory') {
-    await searchWithJavaScript(job.root, matcher, prepared.include, prepared.collector);
+    const scope = { root: job.root, allowHardLinks: job.allowHardLinks };
+    await searchWithJavaScript(scope, matcher, prepared.include, prepared.collector);
   } else {
     for (const [path, content] of job.files) {
       if (prepared.include(path)) searchText(path, content, matcher, prepared.collector);

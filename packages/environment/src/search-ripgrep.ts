@@ -1,17 +1,22 @@
 import { spawn } from 'node:child_process';
-import type { MatchCollector } from './search-collector.js';
+import type { ReportedLine, RipgrepVerifier } from './search-verify.js';
 
 /** How a ripgrep run ended: answered, not runnable or refusing the pattern (so JavaScript should answer), or killed at its deadline. */
 export type RipgrepOutcome = 'done' | 'unavailable' | 'pattern-refused' | 'timed-out';
 
 const safeGlob = /^[A-Za-z0-9_.\-/*{},]+$/;
+/** Files waiting for verification before reading ripgrep's output pauses. */
+const maxBacklog = 64;
 
 /**
  * The ripgrep engine: `rg` over the whole root with the same visibility as the JavaScript engine
  * (hidden files included, ignore files not read, `.git` dropped, symlinks not followed, no
  * transcoding). Binary files (a NUL byte anywhere) are dropped, as ripgrep flags them. Every path
  * is filtered again with `include`, so a glob means exactly what it means to the JavaScript engine.
- * At `timeoutMs` ripgrep is killed (SIGKILL) and the outcome is `timed-out`.
+ * ripgrep walks by name, so what it reports is never trusted: each file's lines go to `verifier`,
+ * which checks them against the file opened inside the root (reading ripgrep's output pauses while
+ * too many files wait). At `timeoutMs` ripgrep is killed (SIGKILL), verification stops, and the
+ * outcome is `timed-out`.
  */
 export function searchWithRipgrep(
   options: {
@@ -23,7 +28,7 @@ export function searchWithRipgrep(
     timeoutMs: number;
   },
   include: (path: string) => boolean,
-  collector: MatchCollector,
+  verifier: RipgrepVerifier,
 ): Promise<RipgrepOutcome> {
   const args = [
     '--no-config',
@@ -45,21 +50,27 @@ export function searchWithRipgrep(
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    verifier.onDrained = () => child.stdout.resume();
     let timedOut = false;
+    let closed = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      verifier.cancel();
+      // Killed, it answers once it has exited; already gone, it was being verified.
+      if (closed) {
+        verifier.close();
+        resolvePromise('timed-out');
+      } else child.kill('SIGKILL');
     }, options.timeoutMs);
     let stderr = '';
     let sawOutput = false;
     let rest: Buffer[] = [];
     let file = '';
-    let pending: { line: number; text: string }[] = [];
+    let pending: ReportedLine[] = [];
     const flush = () => {
-      if (file !== '' && include(file) && !inGit(file)) {
-        for (const match of pending) collector.add(file, match.line, match.text);
-      }
+      if (file !== '' && include(file) && !inGit(file)) verifier.add(file, pending);
       pending = [];
+      if (verifier.backlog > maxBacklog) child.stdout.pause();
     };
     const onLine = (bytes: Buffer) => {
       const nul = bytes.indexOf(0);
@@ -75,7 +86,7 @@ export function searchWithRipgrep(
       }
       const colon = bytes.indexOf(58, nul + 1);
       const line = Number(bytes.toString('latin1', nul + 1, colon));
-      pending.push({ line, text: bytes.toString('utf8', colon + 1) });
+      pending.push({ line, text: Buffer.from(bytes.subarray(colon + 1)) });
     };
     child.stdout.on('data', (chunk: Buffer) => {
       sawOutput = true;
@@ -104,18 +115,30 @@ export function searchWithRipgrep(
     });
     child.once('error', () => {
       clearTimeout(timer);
+      verifier.close();
       resolvePromise('unavailable');
     });
     child.once('close', (code) => {
-      clearTimeout(timer);
+      closed = true;
       if (timedOut) {
+        verifier.close();
         resolvePromise('timed-out');
         return;
       }
       if (rest.length > 0) onLine(Buffer.concat(rest));
       flush();
-      if (code === 2 && !sawOutput && /regex|pattern/i.test(stderr)) resolvePromise('pattern-refused');
-      else resolvePromise('done');
+      if (code === 2 && !sawOutput && /regex|pattern/i.test(stderr)) {
+        clearTimeout(timer);
+        verifier.close();
+        resolvePromise('pattern-refused');
+        return;
+      }
+      void verifier.done().then(() => {
+        if (timedOut) return;
+        clearTimeout(timer);
+        verifier.close();
+        resolvePromise('done');
+      });
     });
   });
 }

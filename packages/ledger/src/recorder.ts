@@ -105,6 +105,9 @@ export class LedgerRecorder implements Recorder {
     const payload: JsonObject = record.isError
       ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
       : { callId, tool, isError: false, output: record.output };
+    // Content parts are plain JSON (base64 for bytes): recorded as the agent got them, for replay.
+    if (!record.isError && record.content !== undefined)
+      payload.content = record.content as unknown as JsonValue;
     if (typeof durationMs === 'number' && Number.isFinite(durationMs)) payload.durationMs = durationMs;
     await this.#call('tool.returned', record, payload);
   }

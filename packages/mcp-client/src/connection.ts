@@ -4,24 +4,37 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf, ToolgateError } from '@toolgate/core';
+import { capErrorResult, capErrorText } from './error-text.js';
+import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
+import { formatBytes, type ResolvedLimits, resolveLimits } from './limits.js';
 import { listToolPages } from './list-tools.js';
+import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { outputSchemasNotValidated } from './output-validator.js';
+import { RefreshScheduler } from './refresh-scheduler.js';
 import { isStdioConfig, type McpServerConfig } from './server-config.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { ToolListCollector, type WithheldTool } from './tool-list.js';
 
 /**
  * Called with a server's full tool list each time it is listed: first, on reconnect, on
- * `list_changed`. Each tool is as the server sent it (unchecked): the listener reads it.
+ * `list_changed`. Each tool is as the server sent it (unchecked, but within the server's limits):
+ * the listener reads it. A tool withheld for breaking a limit stands in the list as an
+ * `OverLimitTool`; `withheld` names those too.
  */
-export type ToolsListener = (tools: readonly unknown[]) => void | Promise<void>;
+export type ToolsListener = (
+  tools: readonly unknown[],
+  withheld: readonly WithheldTool[],
+) => void | Promise<void>;
 
 interface Session {
   readonly client: Client;
-  readonly transport: Transport;
+  /** The SDK transport (inside the notification guard the client talks to). */
+  transport: Transport;
   /** Why the session broke, when the transport said so (junk on stdout, a dead pipe). */
   fault: string | undefined;
   stderr: string;
@@ -35,6 +48,10 @@ const stderrTail = 2000;
  * the server's tools, refreshes them on `list_changed`, and maps every transport failure to a
  * ToolgateError naming the server. A broken session is dropped (its child process stopped) and the
  * next use reconnects.
+ *
+ * Everything the server sends is held to the server's limits (see `McpLimits`) while it is read;
+ * `list_changed` floods coalesce into at most one refresh running and one queued; other
+ * notifications are rate-limited; error text is capped.
  */
 export class McpConnection {
   readonly config: McpServerConfig;
@@ -43,7 +60,9 @@ export class McpConnection {
   #current: Session | undefined;
   /** The current session once it has connected and listed its tools. */
   #ready: Session | undefined;
-  #refreshing: Promise<void> | undefined;
+  readonly #limits: ResolvedLimits;
+  readonly #refresh: RefreshScheduler;
+  #withheld = new Map<string, string>();
   #closed = false;
   /** Set once a session has started; before that a failure ends the attach, so nothing reconnects. */
   #started = false;
@@ -51,6 +70,18 @@ export class McpConnection {
   constructor(config: McpServerConfig, onTools: ToolsListener) {
     this.config = config;
     this.#onTools = onTools;
+    this.#limits = resolveLimits(config.limits);
+    this.#refresh = new RefreshScheduler(() => this.#refreshTools());
+  }
+
+  /** The limits this server is held to: its config's `limits` over the defaults. */
+  get limits(): ResolvedLimits {
+    return this.#limits;
+  }
+
+  /** Why a tool the server listed is not served (a limit it broke), or undefined. */
+  withheld(remoteName: string): string | undefined {
+    return this.#withheld.get(remoteName);
   }
 
   /** The server's name, as errors say it. */
@@ -67,21 +98,21 @@ export class McpConnection {
 
   /** True while a session is open and listed and no `list_changed` refresh is pending. */
   get open(): boolean {
-    return this.#ready !== undefined && this.#ready === this.#current && this.#refreshing === undefined;
+    return this.#ready !== undefined && this.#ready === this.#current && !this.#refresh.pending;
   }
 
   /**
-   * Opens the session (and lists tools) if none is open, and waits for a pending `list_changed`
-   * refresh; rejects with TRANSPORT_FAILED or TIMEOUT.
+   * Opens the session (and lists tools) if none is open, and waits for the `list_changed`
+   * refreshes asked for so far (not later ones); rejects with TRANSPORT_FAILED or TIMEOUT.
    */
   async ready(): Promise<void> {
     await this.#open();
-    await this.#refreshing;
+    await this.#refresh.settled();
   }
 
-  /** Settles once any `list_changed` refresh in flight has been applied. */
+  /** Settles once the `list_changed` refreshes asked for so far have been applied (or failed). */
   async settled(): Promise<void> {
-    await this.#refreshing;
+    await this.#refresh.settled();
   }
 
   /**
@@ -104,7 +135,7 @@ export class McpConnection {
       });
       // A fault seen before the answer (junk earlier on stdout) taints it: the stream cannot be trusted.
       if (session.fault !== undefined) throw new Error(session.fault);
-      return result as CallToolResult;
+      return capErrorResult(result as CallToolResult, this.#limits.maxErrorChars);
     } catch (error) {
       if (signal?.aborted) throw cancelledCall(this.name, name, signal.reason);
       throw this.#failure(session, `a call to "${name}"`, error);
@@ -149,12 +180,15 @@ export class McpConnection {
   }
 
   async #connect(): Promise<Session> {
-    const transport = this.#transport();
     const client = new Client(
       { name: 'toolgate', version: '0.1.0' },
       { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
     );
-    const session: Session = { client, transport, fault: undefined, stderr: '', closed: false };
+    const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
+    const transport = this.#transport(session);
+    session.transport = transport;
+    const bucket = new TokenBucket(this.#limits.maxNotificationsPerSecond);
+    const guarded = new NotificationGuard(transport, bucket);
     this.#current = session;
     if (transport instanceof ProcessGroupStdioTransport) {
       transport.stderr.on('data', (chunk: Buffer) => {
@@ -163,11 +197,13 @@ export class McpConnection {
         if (isStdioConfig(this.config)) this.config.onStderr?.(text);
       });
       // Anything the stdio transport reports (junk on stdout, a dead pipe) breaks the stream.
-      transport.onerror = (error) => {
+      guarded.onerror = (error) => {
         const junk = error instanceof SyntaxError || error.name === 'ZodError';
-        session.fault ??= junk
-          ? `it wrote a line that is not JSON-RPC to stdout (${messageOf(error)})`
-          : messageOf(error);
+        session.fault ??= /^ReadBuffer exceeded maximum size/.test(error.message)
+          ? this.#oversize()
+          : junk
+            ? `it wrote a line that is not JSON-RPC to stdout (${capErrorText(messageOf(error), 500)})`
+            : messageOf(error);
         void this.#drop(session);
       };
     }
@@ -176,15 +212,20 @@ export class McpConnection {
       this.#forget(session);
     };
     try {
-      await client.connect(transport, { timeout: this.#timeoutMs });
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        const refresh: Promise<void> = this.#list(session)
-          .catch(() => undefined)
-          .finally(() => {
-            if (this.#refreshing === refresh) this.#refreshing = undefined;
-          });
-        this.#refreshing = refresh;
-      });
+      await client.connect(guarded, { timeout: this.#timeoutMs });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
+      const onLog = this.config.onLog;
+      if (onLog) {
+        client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
+          onLog({
+            server: this.name,
+            level: params.level,
+            ...(params.logger === undefined ? {} : { logger: params.logger }),
+            data: params.data,
+            dropped: bucket.takeDropped(),
+          }),
+        );
+      }
       await this.#list(session);
       if (this.#current === session) this.#ready = session;
       this.#started = true;
@@ -195,7 +236,7 @@ export class McpConnection {
     return session;
   }
 
-  #transport(): Transport {
+  #transport(session: Session): Transport {
     const config = this.config;
     if (isStdioConfig(config)) {
       // Its own process group, killed on close and on timeout: the server's children go with it.
@@ -204,17 +245,52 @@ export class McpConnection {
         args: config.args ?? [],
         ...(config.env ? { env: config.env } : {}),
         ...(config.cwd ? { cwd: config.cwd } : {}),
+        // The stream is refused once one line (with the rest of the chunk being read) passes this.
+        maxBufferSize: this.#limits.maxMessageBytes,
       });
     }
     const headers = config.headers;
-    return new StreamableHTTPClientTransport(
-      new URL(config.url),
-      headers ? { requestInit: { headers } } : {},
+    const fetch = limitedFetch(this.#limits, (error) => {
+      session.fault ??=
+        error instanceof BatchTooLarge
+          ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
+            'raise the limit in its config if this server is trusted to send more'
+          : this.#oversize();
+      void this.#drop(session);
+    });
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      ...(headers ? { requestInit: { headers } } : {}),
+      fetch,
+    });
+  }
+
+  #oversize(): string {
+    return (
+      `it sent a message larger than ${formatBytes(this.#limits.maxMessageBytes)} (limits.maxMessageBytes), ` +
+      'so it was cut off unread; raise the limit in its config if this server is trusted to send more'
     );
   }
 
+  /** Lists the tools again after `list_changed`; on failure the last good list stays served and the session is dropped. */
+  async #refreshTools(): Promise<void> {
+    const session = await this.#session?.catch(() => undefined);
+    if (!session || session !== this.#current || session.closed) return;
+    try {
+      await this.#list(session);
+    } catch (error) {
+      const failure = this.#failure(session, 'listing its tools again', error);
+      session.fault ??= failure.message;
+      await this.#drop(session);
+    }
+  }
+
   async #list(session: Session): Promise<void> {
-    await this.#onTools(await listToolPages(session.client, this.name, this.#timeoutMs));
+    const collector = new ToolListCollector(this.name, this.#limits);
+    // Not client.listTools: it compiles every output schema the server sends (unbounded work).
+    await listToolPages(session.client, this.name, this.#timeoutMs, (page) => collector.add(page));
+    if (session !== this.#current) return; // a newer session lists for itself
+    this.#withheld = new Map(collector.withheld.map((tool) => [tool.remoteName, tool.reason]));
+    await this.#onTools(collector.tools, collector.withheld);
   }
 
   #failure(session: Session, during: string, error: unknown): ToolgateError {
@@ -232,12 +308,12 @@ export class McpConnection {
     }
     const remoteRefusal = code !== undefined && code !== ErrorCode.ConnectionClosed;
     if (remoteRefusal && session.fault === undefined && !session.closed && during !== 'starting it') {
-      return new ToolgateError('TOOL_FAILED', `${server} refused ${during}: ${messageOf(error)}`, {
+      return new ToolgateError('TOOL_FAILED', `${server} refused ${during}: ${this.#errorText(error)}`, {
         cause: error,
       });
     }
     void this.#drop(session);
-    const why = session.fault ?? messageOf(error);
+    const why = session.fault ?? this.#errorText(error);
     const stderr = session.stderr.trim()
       ? `; its stderr ended with: ${session.stderr.trim().slice(-500)}`
       : '';
@@ -246,6 +322,10 @@ export class McpConnection {
       `${server} failed during ${during}: ${why}${stderr}${this.#started ? '; the next call reconnects' : ''}`,
       { cause: error },
     );
+  }
+
+  #errorText(error: unknown): string {
+    return capErrorText(messageOf(error), this.#limits.maxErrorChars);
   }
 
   #forget(session: Session): void {

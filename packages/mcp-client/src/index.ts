@@ -8,6 +8,7 @@
 export { McpConnection, type ToolsListener } from './connection.js';
 export { fingerprint, type ToolShape } from './fingerprint.js';
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
+export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
 export { listToolPages, maxToolPages } from './list-tools.js';
 export { mapResult } from './map-result.js';
 export { outputSchemasNotValidated } from './output-validator.js';
@@ -19,7 +20,9 @@ export {
   type HttpServerConfig,
   isStdioConfig,
   type McpServerConfig,
+  type ServerLogEntry,
   type StdioServerConfig,
   type SubjectMapping,
 } from './server-config.js';
 export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
+export type { WithheldTool } from './tool-list.js';

@@ -14,11 +14,13 @@ const anyResult = z.object({}).loose();
  * not `{ tools: [...], nextCursor? }` rejects with INVALID_DEFINITION; a cursor the server already
  * gave, or more than {@link maxToolPages} pages, rejects with TRANSPORT_FAILED — never a partial list.
  * It never calls the SDK's `listTools`, so no server `outputSchema` is compiled on this side.
+ * `onPage` sees each page as it arrives (to enforce limits over the whole list before it is held).
  */
 export async function listToolPages(
   client: Client,
   server: string,
   timeoutMs: number,
+  onPage: (tools: readonly unknown[]) => void = () => {},
   pageLimit = maxToolPages,
 ): Promise<unknown[]> {
   const tools: unknown[] = [];
@@ -38,6 +40,7 @@ export async function listToolPages(
           '({ tools: [...], nextCursor?: string }); fix the server, then attach it again',
       );
     }
+    onPage(listed);
     tools.push(...listed);
     if (nextCursor === undefined) return tools;
     if (cursors.has(nextCursor)) {

@@ -1,15 +1,44 @@
+import { isToolOutput } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { mapResult } from './map-result.js';
 
 const where = { server: 'files', tool: 'read' };
 
 describe('mapResult', () => {
-  it('takes structuredContent when it is an object', () => {
+  it('takes structuredContent when it is an object and its text blocks hold JSON (its rendering)', () => {
     expect(
       mapResult({ content: [{ type: 'text', text: '{"a":2}' }], structuredContent: { a: 1 } }, where),
-    ).toEqual({
-      a: 1,
+    ).toEqual({ a: 1 });
+    expect(
+      mapResult({ content: [{ type: 'text', text: '{\n  "a": 1\n}' }], structuredContent: { a: 1 } }, where),
+    ).toEqual({ a: 1 });
+  });
+
+  it('keeps a text block of words beside structuredContent, as a content part', () => {
+    const mapped = mapResult(
+      { content: [{ type: 'text', text: 'one match' }], structuredContent: { a: 1 } },
+      where,
+    );
+    expect(isToolOutput(mapped)).toBe(true);
+    expect({ ...(mapped as object) }).toEqual({
+      output: { a: 1 },
+      content: [{ type: 'text', text: 'one match' }],
     });
+  });
+
+  it('keeps every block in order: several texts, an image alone, resources', () => {
+    const blocks = [
+      { type: 'text' as const, text: '{"first":true}' },
+      { type: 'image' as const, data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'text' as const, text: 'last' },
+      { type: 'resource_link' as const, uri: 'file:///a', name: 'a' },
+      { type: 'resource' as const, resource: { uri: 'file:///b', text: 'b' } },
+    ];
+    for (const content of [blocks, blocks.slice(1, 2)]) {
+      const mapped = mapResult({ content }, where);
+      expect(isToolOutput(mapped)).toBe(true);
+      expect({ ...(mapped as object) }).toEqual({ output: null, content });
+    }
   });
 
   it('parses the first text block as JSON, wrapping a non-object as { result }', () => {
@@ -30,6 +59,21 @@ describe('mapResult', () => {
       expect.objectContaining({
         code: 'TOOL_FAILED',
         message: 'tool "read" on MCP server "files" failed: no such file',
+      }),
+    );
+  });
+
+  it('says the code of a toolgate server once, though its text starts with it for text-only clients', () => {
+    const result = {
+      isError: true,
+      content: [{ type: 'text' as const, text: 'PERMISSION_DENIED: path "/etc" is outside the root' }],
+      structuredContent: { code: 'PERMISSION_DENIED', message: 'path "/etc" is outside the root' },
+    };
+    expect(() => mapResult(result, where)).toThrow(
+      expect.objectContaining({
+        code: 'TOOL_FAILED',
+        remoteCode: 'PERMISSION_DENIED',
+        message: `tool "read" on MCP server "files" failed (the server's own code: PERMISSION_DENIED): path "/etc" is outside the root`,
       }),
     );
   });

@@ -1,25 +1,48 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type JsonValue, toJsonValue } from '@toolgate/core';
+import { type ContentPart, type JsonValue, type ToolOutput, toJsonValue, toolResult } from '@toolgate/core';
 import { remoteToolFailure } from './remote-error.js';
 
 /**
- * The plain value of an MCP tool result: `structuredContent` when it is an object, else the first
- * text block parsed as JSON (a non-object wrapped as `{ result }`, unparseable text as `{ text }`),
- * no content as `{}`. An `isError` result rejects with a {@link remoteToolFailure}: TOOL_FAILED
- * naming the tool and the server, the server's own code (if any) kept as data beside it.
+ * The value of an MCP tool result. A result whose blocks say nothing beyond its JSON maps to a plain
+ * value, as ever: `structuredContent` when it is an object and every block is a text holding JSON
+ * (the rendering of it MCP asks servers to add); one text block alone parsed as JSON (a non-object
+ * wrapped as `{ result }`, unparseable text as `{ text }`); no block, `structuredContent` or `{}`. Any other
+ * result keeps every block, in order, as content parts: `toolResult({ output, content })`, the
+ * output being its `structuredContent` object or `null`. An `isError` result rejects with a
+ * {@link remoteToolFailure}: TOOL_FAILED naming the tool and the server, the server's own code (if
+ * any) kept as data beside it.
  */
-export function mapResult(result: CallToolResult, where: { server: string; tool: string }): JsonValue {
+export function mapResult(
+  result: CallToolResult,
+  where: { server: string; tool: string },
+): JsonValue | ToolOutput {
   const what = `tool "${where.tool}" on MCP server "${where.server}"`;
   if (result.isError) throw remoteToolFailure(result, where);
-  const structured = result.structuredContent;
-  if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) {
-    return toJsonValue(structured, `the output of ${what}`);
+  const raw = result.structuredContent;
+  const structured =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? toJsonValue(raw, `the output of ${what}`)
+      : undefined;
+  const blocks: unknown[] = Array.isArray(result.content) ? result.content : [];
+  const only = blocks.length === 1 ? (blocks[0] as { type?: unknown; text?: unknown }) : undefined;
+  const onlyText = only?.type === 'text' && typeof only.text === 'string' ? only.text : undefined;
+  if (blocks.length === 0) return structured ?? {};
+  if (onlyText !== undefined && structured === undefined) return parseText(onlyText);
+  if (structured !== undefined && blocks.every(isJsonText)) return structured;
+  // Checked (known fields only: no `annotations`, `_meta`, `icons`) and capped by the resolver.
+  return toolResult({ output: structured ?? null, content: blocks as ContentPart[] });
+}
+
+/** A text block holding JSON: a rendering of `structuredContent`, not words of its own. */
+function isJsonText(block: unknown): boolean {
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type !== 'text' || typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
-  const content = Array.isArray(result.content) ? result.content : [];
-  const text = content.find((block) => block.type === 'text');
-  if (text && text.type === 'text') return parseText(text.text);
-  if (content.length === 0) return {};
-  return { content: toJsonValue(content, `the output of ${what}`) };
 }
 
 function parseText(text: string): JsonValue {

@@ -27,7 +27,8 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 /**
  * Reads one tool exactly as a server listed it, without trusting anything about it: a name, a
  * description and an input schema that are what they claim, well-formed text, and a schema that
- * passes core's `checkRemoteSchema` (depth, size, `$ref` cycles, RE2 patterns). Anything else is
+ * passes core's `checkRemoteSchema` (depth, size, `$ref` cycles, RE2 patterns), and no need of MCP
+ * tasks (`execution.taskSupport: "required"`: toolgate calls tools plainly). Anything else is
  * withheld with the reason. Never throws, never recurses into the schema.
  */
 export function readTool(raw: unknown, prefix: string | undefined): ReadableTool | WithheldTool {
@@ -55,6 +56,13 @@ export function readTool(raw: unknown, prefix: string | undefined): ReadableTool
   if (typeof description !== 'string') return withheld('its "description" is not a string');
   if (loneSurrogate.test(description)) {
     return withheld('its description is not well-formed Unicode (a lone surrogate)');
+  }
+  const execution = tool.execution as { taskSupport?: unknown } | undefined;
+  if (typeof execution === 'object' && execution !== null && execution.taskSupport === 'required') {
+    return withheld(
+      'it requires MCP tasks (execution.taskSupport "required"), which toolgate does not run; ' +
+        'it can only be called as a task',
+    );
   }
   const inputSchema = tool.inputSchema;
   if (

@@ -33,8 +33,13 @@ export function remoteToolFailure(
   const texts = (Array.isArray(result.content) ? result.content : [])
     .filter((block) => block.type === 'text')
     .map((block) => (block as { text: string }).text);
+  // toolgate-mcp puts its code before the message for clients that read only text: said once here.
+  const said = remoteCode === undefined ? '' : `${remoteCode}: `;
   const text =
-    texts.join('\n').trim() ||
+    texts
+      .map((line) => (said !== '' && line.startsWith(said) ? line.slice(said.length) : line))
+      .join('\n')
+      .trim() ||
     (typeof structured?.message === 'string' ? structured.message.trim() : '') ||
     'it reported an error without a message';
   const code = remoteCode === undefined ? '' : ` (the server's own code: ${remoteCode})`;

@@ -1,5 +1,8 @@
 import {
   capOutput,
+  capToolOutput,
+  defaultMaxContentBytes,
+  isToolOutput,
   type JsonObject,
   type JsonValue,
   type PolicySubject,
@@ -7,6 +10,7 @@ import {
   type ToolContext,
   type ToolDescription,
   ToolgateError,
+  type ToolOutput,
   type ToolResolver,
 } from '@toolgate/core';
 import { Approvals } from './approvals.js';
@@ -20,8 +24,13 @@ import { type Entry, type IndexState, indexTools } from './tool-index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
-  /** The cap on one output's JSON text, in characters, as for in-process tools. Default 100,000. */
+  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob) of a result, in decoded bytes;
+   * a part over it is replaced by a text part saying what was omitted. Default 5 MiB.
+   */
+  maxContentBytes?: number;
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
@@ -132,15 +141,28 @@ export class MCPResolver implements ToolResolver {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);
   }
 
-  /** True when an attached server serves `name` (with its prefix). */
+  /**
+   * True when an attached server serves `name` (with its prefix). Answers from the last good list:
+   * it never waits for a server's refresh, so no server delays another's tools.
+   */
   async has(name: string): Promise<boolean> {
-    await this.#settled();
     return this.#entries.has(name);
+  }
+
+  /**
+   * Settles once every `list_changed` refresh asked for so far — of the named server, or of every
+   * attached one — has been applied (or has failed, leaving the last good list). Calls need not
+   * wait for it (a call waits for its own server's refreshes); an operator or a test that must see a
+   * reported change before acting on it does.
+   */
+  async settled(server?: string): Promise<void> {
+    const connections =
+      server === undefined ? [...this.#connections.values()] : [this.#connections.get(server)];
+    await Promise.all(connections.map((connection) => connection?.settled()));
   }
 
   /** The tool's description and schema as approved; never a `parallelSafe` (remote hints are not trusted). */
   async describe(name: string): Promise<ToolDescription | undefined> {
-    await this.#settled();
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
     // A changed tool is described as approved: its new text never reaches a model before approval.
@@ -149,10 +171,12 @@ export class MCPResolver implements ToolResolver {
   }
 
   /**
-   * Calls a remote tool and maps its result to a plain, capped value. Rejects with a ToolgateError:
+   * Calls a remote tool and maps its result to a plain, capped value — or, when the result has blocks
+   * beyond its JSON (images, audio, resources, several texts), to `toolResult({ output, content })`
+   * with every block, in order, each checked and capped on its own. Rejects with a ToolgateError:
    * TOOL_CHANGED, TRANSPORT_FAILED or TIMEOUT naming the server, or the remote tool's own error.
    */
-  async call(name: string, parameters: JsonObject, context?: ToolContext): Promise<JsonValue> {
+  async call(name: string, parameters: JsonObject, context?: ToolContext): Promise<JsonValue | ToolOutput> {
     if (this.#closed)
       throw new ToolgateError('TRANSPORT_FAILED', 'this MCP resolver is closed; create a new one');
     this.#throwRecorderFailure();
@@ -176,7 +200,11 @@ export class MCPResolver implements ToolResolver {
       context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
     );
     const output = mapResult(result, { server: entry.connection.name, tool: name });
-    return capOutput(output, this.#options.maxOutputChars ?? 100_000);
+    const maxOutputChars = this.#options.maxOutputChars ?? 100_000;
+    if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
+    const maxContentBytes = this.#options.maxContentBytes ?? defaultMaxContentBytes;
+    const what = `the output of tool "${name}" on MCP server "${entry.connection.name}"`;
+    return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
   }
 
   /**
@@ -235,12 +263,25 @@ export class MCPResolver implements ToolResolver {
 
   #entry(name: string): Entry {
     const entry = this.#entries.get(name);
-    if (!entry) throw unknownTool(name);
+    if (!entry) throw this.#withheldTool(name) ?? unknownTool(name);
     return entry;
   }
 
-  async #settled(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.settled()));
+  /** The error for a tool a server listed but that is not served because it broke a limit. */
+  #withheldTool(name: string): ToolgateError | undefined {
+    for (const connection of this.#connections.values()) {
+      const prefix = connection.config.prefix;
+      if (prefix !== undefined && !name.startsWith(`${prefix}__`)) continue;
+      const remoteName = prefix === undefined ? name : name.slice(prefix.length + 2);
+      const reason = connection.withheld(remoteName);
+      if (reason !== undefined) {
+        return new ToolgateError(
+          'UNKNOWN_TOOL',
+          `tool "${name}" on MCP server "${connection.name}" is not served: ${reason}`,
+        );
+      }
+    }
+    return undefined;
   }
 
   #checkConflicts(connection: McpConnection, tools: readonly unknown[]): void {

@@ -1,6 +1,21 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
+import { limitsProblem, type McpLimits } from './limits.js';
+
+/** A log message a server sent (`notifications/message`), as handed to `onLog`. */
+export interface ServerLogEntry {
+  /** The server's name. */
+  server: string;
+  /** The level the server gave, e.g. `info`, `error`. */
+  level: string;
+  /** The logger name the server gave, if any. */
+  logger?: string;
+  /** What the server logged. */
+  data: unknown;
+  /** How many notifications from this server were dropped (over the rate limit) since the previous entry was handed over. */
+  dropped: number;
+}
 
 /** Settings every MCP server takes, whatever its transport. */
 interface ServerConfigBase {
@@ -24,6 +39,10 @@ interface ServerConfigBase {
    * only if they deny.
    */
   subjects?: 'toolgate' | Readonly<Record<string, SubjectMapping>>;
+  /** What this server may make the client hold or read; each unset limit takes its default (see `defaultLimits`). */
+  limits?: McpLimits;
+  /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
+  onLog?: (entry: ServerLogEntry) => void;
 }
 
 /**
@@ -94,6 +113,8 @@ export function checkServerConfig(config: McpServerConfig): void {
     fail(`timeoutMs must be a positive number of milliseconds, not ${config.timeoutMs}`);
   }
   checkSubjects(config, fail);
+  const badLimits = limitsProblem(config.limits);
+  if (badLimits !== undefined) fail(badLimits);
   if (isStdioConfig(config)) {
     if (typeof config.command !== 'string' || config.command === '')
       fail('"command" must be a non-empty string');

@@ -12,6 +12,8 @@ export interface ProcessGroupStdioOptions {
   /** Variables on top of the SDK's safe defaults (HOME, PATH, …). */
   env?: Record<string, string>;
   cwd?: string;
+  /** The most bytes of one message (one line) read before the stream is refused as too large. */
+  maxBufferSize?: number;
 }
 
 const posix = process.platform !== 'win32';
@@ -31,13 +33,16 @@ export class ProcessGroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #options: ProcessGroupStdioOptions;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #readBuffer: ReadBuffer;
   readonly #stderr = new PassThrough();
   #process: ChildProcess | undefined;
   #pid: number | undefined;
 
   constructor(options: ProcessGroupStdioOptions) {
     this.#options = options;
+    this.#readBuffer = new ReadBuffer(
+      options.maxBufferSize === undefined ? undefined : { maxBufferSize: options.maxBufferSize },
+    );
   }
 
   /** The server's stderr, readable before {@link start} so early output is not lost. */

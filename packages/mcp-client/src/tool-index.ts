@@ -1,8 +1,10 @@
+import { promptText } from '@toolgate/core';
 import type { Approvals } from './approvals.js';
 import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';
 import { readTool } from './read-tool.js';
 import type { ToolChange } from './tool-change.js';
+import { OverLimitTool } from './tool-list.js';
 
 /** A tool an attached server serves, by its local name. */
 export interface Entry {
@@ -50,6 +52,15 @@ export function indexTools(
   };
 
   for (const raw of tools) {
+    if (raw instanceof OverLimitTool) {
+      // Withheld while listing, for breaking the server's limits: nothing of it was kept to read.
+      const prefix = connection.config.prefix;
+      const name = promptText(prefix === undefined ? raw.name : `${prefix}__${raw.name}`, 200);
+      const after = { description: '', inputSchema: {} };
+      const remoteName = promptText(raw.name, 200);
+      notice({ kind: 'withheld', server, tool: name, remoteName, after, reason: raw.reason }, raw.reason);
+      continue;
+    }
     const tool = readTool(raw, connection.config.prefix);
     if (!tool.readable) {
       const { name, remoteName, after, reason } = tool;

@@ -90,7 +90,9 @@ describe('createMcpServer (served over real streamable HTTP)', () => {
     );
     const thrown = await mcp.callTool({ name: 'broken', arguments: {} });
     expect(thrown).toMatchObject({ isError: true, structuredContent: { code: 'TOOL_FAILED' } });
-    expect(thrown.content).toEqual([{ type: 'text', text: 'tool "broken" failed: gears jammed' }]);
+    expect(thrown.content).toEqual([
+      { type: 'text', text: 'TOOL_FAILED: tool "broken" failed: gears jammed' },
+    ]);
     const invalid = await mcp.callTool({ name: 'oracle', arguments: { seed: 1 } });
     expect(invalid).toMatchObject({ isError: true, structuredContent: { code: 'INVALID_PARAMETERS' } });
   });

@@ -7,7 +7,13 @@ import {
   type Tool as McpTool,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type RegistryCallOptions, type Tool, ToolgateError, type ToolRegistry } from '@toolgate/core';
+import {
+  defaultMaxContentBytes,
+  type RegistryCallOptions,
+  type Tool,
+  ToolgateError,
+  type ToolRegistry,
+} from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
 
 /** What {@link createMcpServer} takes. */
@@ -22,8 +28,13 @@ export interface McpServerOptions {
   agent?: string;
   /** Tools per `tools/list` page. Default 100. */
   pageSize?: number;
-  /** The cap on one output's JSON text, in characters. Default 100,000. */
+  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
   maxOutputChars?: number;
+  /**
+   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
+   * it is replaced by a text part saying what was omitted. Default 5 MiB.
+   */
+  maxContentBytes?: number;
 }
 
 /**
@@ -51,7 +62,10 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     tools: tools.map((tool) => tool.name),
     server: serverName,
   };
-  const maxOutputChars = options.maxOutputChars ?? 100_000;
+  const caps = {
+    maxOutputChars: options.maxOutputChars ?? 100_000,
+    maxContentBytes: options.maxContentBytes ?? defaultMaxContentBytes,
+  };
   const server = new Server(
     { name: serverName, version: options.version ?? '0.1.0' },
     { capabilities: { tools: { listChanged: false } } },
@@ -63,7 +77,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     return { tools: page, ...next };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callExposed(registry, grant, request.params.name, request.params.arguments, maxOutputChars, {
+    callExposed(registry, grant, request.params.name, request.params.arguments, caps, {
       signal: extra.signal,
       ...progressTo(request.params._meta?.progressToken, extra.sendNotification),
     }),

@@ -1,8 +1,13 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type ContentPart,
   capOutput,
+  capToolOutput,
+  defaultMaxContentBytes,
+  isToolOutput,
   type JsonValue,
   messageOf,
+  type OutputCaps,
   type RegistryCallOptions,
   type Tool,
   ToolgateError,
@@ -32,30 +37,50 @@ export function outputResult(output: JsonValue, text = JSON.stringify(output)): 
 }
 
 /**
- * The MCP result of a failure: an `isError` result whose text is the message and whose
- * `structuredContent` is `{ code, message }`, so a toolgate client keeps the code.
+ * The MCP result of a result with content parts: the parts, in order, as MCP content blocks (the
+ * same shapes), and the output, unless it is `null`, as `structuredContent` (wrapped as `{ result }`
+ * when it is not an object). No JSON text block is added, so a client sees exactly the parts.
+ */
+export function contentResult(output: JsonValue, content: readonly ContentPart[]): CallToolResult {
+  const blocks = content.map((part) => ({ ...part })) as CallToolResult['content'];
+  if (output === null) return { content: blocks };
+  return { structuredContent: isObject(output) ? output : { result: output }, content: blocks };
+}
+
+/**
+ * The MCP result of a failure: an `isError` result whose text is `CODE: message` (for clients that
+ * read only text) and whose `structuredContent` is `{ code, message }`, so a toolgate client keeps
+ * the code as data.
  */
 export function errorResult(error: unknown): CallToolResult {
   const code = ToolgateError.is(error) ? error.code : 'TOOL_FAILED';
   const message = messageOf(error);
-  return { isError: true, structuredContent: { code, message }, content: [{ type: 'text', text: message }] };
+  return {
+    isError: true,
+    structuredContent: { code, message },
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+  };
 }
 
 /**
  * Runs one call through the registry as the agent `agent` granted exactly `tools`, and folds the
  * outcome into an MCP result. Never throws: every failure becomes an `isError` result. A tool the
  * server does not expose is refused before the registry is asked, as UNKNOWN_TOOL naming the
- * `server` and what it does serve (the caller has no manifest to edit). `options` carries the
- * request's signal and progress listener to the tool.
+ * `server` and what it does serve (the caller has no manifest to edit). Content parts are sent as
+ * MCP content blocks ({@link contentResult}), each capped on its own: text by `maxOutputChars`,
+ * binary parts by `maxContentBytes` (an over-cap part is replaced by a text part saying so).
+ * `options` carries the request's signal and progress listener to the tool.
  */
 export async function callExposed(
   registry: ToolRegistry,
   grant: { agent: string; tools: readonly string[]; server?: string },
   name: string,
   parameters: unknown,
-  maxOutputChars: number,
+  caps: number | OutputCaps,
   options: RegistryCallOptions = {},
 ): Promise<CallToolResult> {
+  const { maxOutputChars, maxContentBytes } =
+    typeof caps === 'number' ? { maxOutputChars: caps, maxContentBytes: defaultMaxContentBytes } : caps;
   if (!grant.tools.includes(name)) {
     const served = grant.tools.length === 0 ? 'nothing' : grant.tools.join(', ');
     return errorResult(
@@ -66,12 +91,17 @@ export async function callExposed(
       ),
     );
   }
-  let output: JsonValue;
+  let returned: Awaited<ReturnType<ToolRegistry['call']>>;
   try {
-    output = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {}, options);
+    returned = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {}, options);
   } catch (error) {
     return errorResult(error);
   }
+  if (isToolOutput(returned)) {
+    const capped = capToolOutput(returned, { maxOutputChars, maxContentBytes });
+    return contentResult(capped.output, capped.content);
+  }
+  const output = returned;
   const text = JSON.stringify(output);
   return text.length <= maxOutputChars
     ? outputResult(output, text)

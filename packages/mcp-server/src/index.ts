@@ -5,7 +5,7 @@
  * @module
  */
 export { createMcpServer, exposedTools, type McpServerOptions } from './create-server.js';
-export { callExposed, errorResult, outputResult, toMcpTool } from './expose.js';
+export { callExposed, contentResult, errorResult, outputResult, toMcpTool } from './expose.js';
 export {
   defaultAllowedHosts,
   defaultAllowedOrigins,

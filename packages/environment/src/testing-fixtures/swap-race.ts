@@ -1,55 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 import type { Environment } from '../environment.js';
-import type { TempWorld } from '../testing/index.js';
-
-/** Guards only against a hang: the swapper stops itself after this long. */
-const swapperMaxMs = 45_000;
+import { startSwapper, type TempWorld } from '../testing/index.js';
 
 /** The content of `race/secret.txt` inside the root; anything else read there came from outside. */
 export const insideSecret = 'inside race secret\n';
-
-/** The swapper process of `swap-directory.mjs`, started and ready. */
-export interface Swapper {
-  readonly child: ChildProcess;
-  /** Resolves with the number of swaps once the swapper has stopped. */
-  readonly done: Promise<number>;
-  /** Asks the swapper to stop. */
-  stop(): void;
-}
-
-/** Starts the swapper on `world` and resolves once its link exists. The caller must kill it. */
-export function startSwapper(world: TempWorld, started: (child: ChildProcess) => void): Promise<Swapper> {
-  const script = new URL('./swap-directory.mjs', import.meta.url);
-  const stopFile = join(world.base, 'stop-swapping');
-  const child = spawn(
-    process.execPath,
-    [script.pathname, world.root, world.outside, stopFile, String(swapperMaxMs)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  started(child);
-  let output = '';
-  let errors = '';
-  child.stderr.on('data', (chunk) => {
-    errors += chunk;
-  });
-  const done = new Promise<number>((resolve, reject) => {
-    child.on('close', (code) => {
-      const swaps = /swaps (\d+)/.exec(output);
-      if (code === 0 && swaps) resolve(Number(swaps[1]));
-      else reject(new Error(`the swapper ended with ${code}: ${errors}`));
-    });
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('ready\n')) resolve({ child, done, stop: () => writeFileSync(stopFile, '') });
-    });
-    done.catch(reject);
-  });
-}
 
 /** What the victim saw during a race. */
 export interface RaceTally {

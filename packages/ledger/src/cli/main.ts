@@ -3,7 +3,9 @@ import { joinDashValues, ToolgateError } from '@toolgate/core';
 import { genesisHash } from '../event.js';
 import { readLedgerFile } from '../read-file.js';
 import { verifyLedgerFile } from '../verify.js';
+import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
 export interface CliIo {
@@ -26,6 +28,9 @@ commands:
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
                               (an empty ledger: -1 and the genesis hash, 64 zeros)
+  serve FILE [--port N] [--host ADDRESS]
+                              a read-only page of the ledger on 127.0.0.1, live (serve --help)
+  export FILE --html OUT.html the same page as one self-contained file (export --help)
 
 examples:
   toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
@@ -36,6 +41,8 @@ exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the led
 
 /** Runs `toolgate-ledger` with its arguments; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
+  if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

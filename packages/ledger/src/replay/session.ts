@@ -10,8 +10,10 @@ import {
   type ToolGateOptions,
   ToolgateError,
   type ToolgateErrorCode,
+  type ToolOutput,
   type ToolResolver,
   type ToolReturnedRecord,
+  toolResult,
 } from '@toolgate/core';
 import type { LedgerEvent } from '../event.js';
 import { restoreLoneSurrogates, surrogatesReplacedField } from '../well-formed.js';
@@ -106,13 +108,15 @@ export class ReplaySession implements ToolResolver {
 
   /**
    * The options of the replay's {@link ToolGate}: the recorder (observed), the recorded policy and
-   * approver, recorded durations, and no output cap (recorded outputs are already capped).
+   * approver, recorded durations, and no output or content cap (recorded outputs and parts are already
+   * capped).
    */
   gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
     return {
       policy: this.policy,
       ...(this.approver ? { approver: this.approver } : {}),
       maxOutputChars: Number.POSITIVE_INFINITY,
+      maxContentBytes: Number.POSITIVE_INFINITY,
       ...options,
       durationOf: (callId) => this.recordedDuration(callId),
       recorder: this.observe(options.recorder),
@@ -202,7 +206,7 @@ export class ReplaySession implements ToolResolver {
     );
   }
 
-  async call(name: string, parameters: JsonObject): Promise<JsonValue> {
+  async call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput> {
     const key = canonicalOf(parameters);
     const index = this.#pending.findIndex((call) => call.tool === name && call.key.endsWith(`\u0000${key}`));
     const pending = this.#pending[index];
@@ -225,8 +229,15 @@ export class ReplaySession implements ToolResolver {
     }
     if (returned.isError) throw recordedError(recorded)!;
     // What the recorded run saw, lone surrogates and all: the recorder then notes them again.
-    const restored = restoreLoneSurrogates(returned as JsonValue, returned[surrogatesReplacedField]);
-    return (restored as { output?: JsonValue }).output ?? null;
+    const restored = restoreLoneSurrogates(returned as JsonValue, returned[surrogatesReplacedField]) as {
+      output?: JsonValue;
+      content?: unknown;
+    };
+    // Recorded content parts come back as they were recorded: the same text, the same base64 bytes.
+    if (Array.isArray(restored.content)) {
+      return toolResult({ output: restored.output ?? null, content: restored.content });
+    }
+    return restored.output ?? null;
   }
 
   #find(tool: string, agent: string, parameters: unknown): RecordedCall | undefined {

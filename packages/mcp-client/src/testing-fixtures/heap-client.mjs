@@ -13,6 +13,8 @@ const resolver = await MCPResolver.connect([
     command: process.execPath,
     args: [join(here, 'shifty.mjs'), JSON.stringify({ generate: { count } })],
     timeoutMs: 120_000,
+    // It lists `count` tools at once on purpose; the default cap (1,000) would refuse the list.
+    limits: { maxTools: count + 10 },
   },
 ]);
 const heap = () => {
@@ -23,6 +25,7 @@ const heap = () => {
 let listing = 1;
 const refresh = async () => {
   await resolver.call('control', { notify: true });
+  await resolver.settled();
   listing += 1;
   if (!(await resolver.has(`g${listing}_0`)) || (await resolver.has(`g${listing - 1}_0`))) {
     throw new Error(`refresh ${listing} was not applied`);

@@ -1,0 +1,71 @@
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { ToolgateError } from '@toolgate/core';
+import { isLoopbackHost } from '../viewer/host-guard.js';
+import { serveLedger } from '../viewer/server.js';
+import type { CliIo } from './main.js';
+
+/** The help of `toolgate-ledger serve`. */
+export const serveUsage = `usage: toolgate-ledger serve FILE [--port N] [--host ADDRESS]
+
+Serves a read-only page of the ledger: its verification, its runs, a lane per agent, every call
+with its policy verdict and result, and new records live while a run is still writing.
+
+  --port N          the port (default 0: any free one; the URL is printed)
+  --host ADDRESS    the address to listen on (default 127.0.0.1; anything but loopback is reachable
+                    from other machines, so the page and the ledger are too)
+
+example:
+  toolgate-ledger serve .ledgers/oracle-grove.jsonl --port 4400   # then open http://127.0.0.1:4400/
+
+exit codes: 0 stopped (Ctrl-C), 2 usage error, 3 cannot listen or the page is not built
+`;
+
+/** Runs `toolgate-ledger serve`; resolves to the exit code once the signal stops it. */
+export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let values: { port?: string; host?: string; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (error) {
+    return usageError(io, (error as Error).message);
+  }
+  if (values.help) {
+    io.stdout.write(serveUsage);
+    return 0;
+  }
+  const [file, ...extra] = positionals;
+  if (!file) return usageError(io, '"serve" needs a ledger FILE');
+  if (extra.length > 0) return usageError(io, `unexpected arguments: ${extra.join(' ')}`);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
+    return usageError(io, `--port must be a whole number from 0 to 65535, not "${values.port}"`);
+  }
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') return usageError(io, '--host must not be empty');
+  let viewer: Awaited<ReturnType<typeof serveLedger>>;
+  try {
+    viewer = await serveLedger(file, { host, port });
+  } catch (error) {
+    io.stderr.write(`toolgate-ledger: ${ToolgateError.is(error) ? error.message : String(error)}\n`);
+    return 3;
+  }
+  if (!isLoopbackHost(host)) {
+    io.stderr.write(
+      `toolgate-ledger: warning: listening on ${host}, not loopback: other machines can read the ledger\n`,
+    );
+  }
+  io.stdout.write(`serving ${file} read-only at ${viewer.url} (Ctrl-C stops)\n`);
+  if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
+  await viewer.close();
+  return 0;
+}
+
+function usageError(io: CliIo, problem: string): number {
+  io.stderr.write(`toolgate-ledger serve: ${problem}\n\n${serveUsage}`);
+  return 2;
+}
