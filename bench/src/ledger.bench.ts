@@ -41,7 +41,7 @@ async function recordCall(): Promise<void> {
   const base = { callId, agent: 'fortune-teller', tool: 'oracle' };
   await recorder.toolCalled({ ...base, parameters });
   await recorder.policyDecided({ ...base, verdict: 'allow', decision: 'allow', reason: 'harmless', rule: 0 });
-  await recorder.toolReturned({ ...base, isError: false, output });
+  await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
 }
 const envelope = (seq: number, kind: string, payload: unknown, prev: string) => ({
   seq,

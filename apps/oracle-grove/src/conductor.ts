@@ -21,7 +21,12 @@ export interface RunOptions {
   /** Where the tools live: in-process, over MCP, or a replayed ledger. */
   registry: ToolRegistry;
   /** The gate's options, given the run's recorder and call ids (a replay swaps in recorded decisions). */
-  gateOptions?: (base: { recorder: Recorder; callIds: () => string }) => ToolGateOptions;
+  gateOptions?: (base: GateBase) => ToolGateOptions;
+  /**
+   * The gate's clock for `durationMs`. Default: one that steps 1 ms per reading, so every call
+   * lasts 1 ms and the in-process, MCP and replayed ledgers stay byte-identical.
+   */
+  clock?: () => number;
   store: LedgerStore;
   model: Model;
   /** Called with every event as it is written. */
@@ -33,6 +38,13 @@ export interface RunOptions {
   checkpoints?: 'turn' | 'end';
   /** Stops the run after the agent in progress; `run.finished` records the abort reason. */
   signal?: AbortSignal;
+}
+
+/** What the conductor hands `gateOptions`: the run's recorder, call ids and clock. */
+export interface GateBase {
+  recorder: Recorder;
+  callIds: () => string;
+  clock: () => number;
 }
 
 /** What a run did, for the summary line. */
@@ -71,7 +83,12 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
   });
   const recorder = new LedgerRecorder(store, { runId });
   let calls = 0;
-  const base = { recorder, callIds: () => `call-${calls++}` };
+  let tick = 0;
+  const base: GateBase = {
+    recorder,
+    callIds: () => `call-${calls++}`,
+    clock: options.clock ?? (() => tick++),
+  };
   const gate = new ToolGate(options.registry, options.gateOptions ? options.gateOptions(base) : base);
   const cast = [...scenario.cast, ...(options.trespass ? scenario.optionalCast : [])];
   const log: LedgerEvent[] = [];

@@ -15,6 +15,8 @@ export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
 /**
  * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr }`: runs a
  * command line in the workspace. A non-zero exit is output, not an error. Not parallel-safe.
+ * Cancelling the call kills the command with everything it started; its output is reported as
+ * progress as it arrives (`progress`: characters so far, `message`: the new text).
  */
 export function shellTool(environment: Environment, options: ShellOptions) {
   return defineTool({
@@ -33,9 +35,15 @@ export function shellTool(environment: Environment, options: ShellOptions) {
         ),
     }),
     policySubject: ({ command }) => ({ commands: commandSubject(command) }),
-    run: async ({ command, timeoutMs }) => {
+    run: async ({ command, timeoutMs }, context) => {
+      let received = 0;
       const result = await environment.exec(command, {
         timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
+        signal: context.signal,
+        onOutput: ({ text }) => {
+          received += text.length;
+          context.reportProgress({ progress: received, message: text });
+        },
       });
       return {
         exitCode: result.exitCode,

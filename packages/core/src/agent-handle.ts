@@ -1,3 +1,4 @@
+import type { CallOptions } from './context.js';
 import type { ToolCall, ToolGate, ToolResult } from './gate.js';
 import type { Manifest } from './manifest.js';
 import type { PolicyDecidedRecord, Recorder, ToolCalledRecord, ToolReturnedRecord } from './recorder.js';
@@ -17,25 +18,31 @@ export class AgentHandle {
     this.manifest = manifest;
   }
 
-  /** Calls one tool. */
-  callTool(name: string, parameters?: unknown): Promise<ToolResult> {
-    return this.#gate.run(this.manifest, name, parameters, this.#gate.recorder);
+  /**
+   * Calls one tool. `options.signal` cancels it (a CANCELLED error result, the tool's signal
+   * aborted); `options.onProgress` receives the tool's progress reports while it runs.
+   */
+  callTool(name: string, parameters?: unknown, options?: CallOptions): Promise<ToolResult> {
+    return this.#gate.run(this.manifest, name, parameters, this.#gate.recorder, options);
   }
 
   /**
    * Calls the tools of one model turn. They run concurrently only when every permitted call (granted
    * and known) is parallel-safe with its parameters; otherwise one after another. Results, and the
-   * records of a concurrent batch, come back in the model's order.
+   * records of a concurrent batch, come back in the model's order. `options.signal` cancels every
+   * call still running, and every call not yet started (each ends CANCELLED and is recorded).
    */
-  async callTools(calls: readonly ToolCall[]): Promise<ToolResult[]> {
+  async callTools(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolResult[]> {
     if (!(await this.#allParallelSafe(calls))) {
       const results: ToolResult[] = [];
-      for (const call of calls) results.push(await this.callTool(call.name, call.parameters));
+      for (const call of calls) results.push(await this.callTool(call.name, call.parameters, options));
       return results;
     }
     const buffers = calls.map(() => new BufferedRecorder());
     const results = await Promise.all(
-      calls.map((call, index) => this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!)),
+      calls.map((call, index) =>
+        this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!, options),
+      ),
     );
     for (const buffer of buffers) await buffer.flushTo(this.#gate.recorder);
     return results;

@@ -24,6 +24,7 @@ function gateWith(run: (parameters: { n: number }) => unknown, options = {}) {
   });
   const gate = new ToolGate(new ToolRegistry().register(tool), {
     callIds: () => 'c',
+    clock: () => 0,
     recorder: {
       toolCalled() {},
       policyDecided() {},
@@ -38,7 +39,14 @@ describe('content parts from an in-process tool', () => {
   it('comes back in order, byte for byte, beside a null output, and is recorded as returned', async () => {
     const { agent, returned } = gateWith(() => toolResult({ content: picture }));
     const result = await agent.callTool('draw', { n: 1 });
-    expect(result).toEqual({ callId: 'c', tool: 'draw', isError: false, output: null, content: picture });
+    expect(result).toEqual({
+      callId: 'c',
+      tool: 'draw',
+      isError: false,
+      output: null,
+      content: picture,
+      durationMs: 0,
+    });
     expect(returned).toEqual([{ ...result, agent: 'a' }]);
   });
 
@@ -58,7 +66,7 @@ describe('content parts from an in-process tool', () => {
     ]) {
       const { agent } = gateWith(() => output);
       const result = await agent.callTool('draw', { n: 1 });
-      expect(result).toEqual({ callId: 'c', tool: 'draw', isError: false, output });
+      expect(result).toEqual({ callId: 'c', tool: 'draw', isError: false, output, durationMs: 0 });
     }
     expect(isToolOutput({ output: null, content: [] })).toBe(false);
   });

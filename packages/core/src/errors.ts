@@ -19,6 +19,8 @@ export const toolgateErrorCodes = {
   INVALID_OUTPUT: 'the tool output is not JSON',
   /** A tool exceeded its time budget. */
   TIMEOUT: 'the tool took too long',
+  /** The caller cancelled the call (its abort signal fired) before the tool finished. */
+  CANCELLED: 'the call was cancelled',
   /** A path resolves outside the environment's root (traversal, symlink, sibling prefix …). */
   PATH_OUTSIDE_ROOT: 'path escapes the workspace',
   /** A path or argument is malformed (NUL byte, wrong type of file, …). */

@@ -82,17 +82,21 @@ const everything = { name: 'tester', tools: ['oracle', 'explode', 'reject', 'wei
 describe('AgentHandle.callTool', () => {
   it('returns the output of a granted, allowed call and records called → decided → returned', async () => {
     const { recorder, records } = memoryRecorder();
-    const agent = new ToolGate(tools(), { recorder, callIds: counter() }).forAgent(everything);
+    let now = 100;
+    const clock = () => (now += 7);
+    const agent = new ToolGate(tools(), { recorder, callIds: counter(), clock }).forAgent(everything);
     const result = await agent.callTool('oracle', { seed: 'moss' });
     expect(result).toEqual({
       callId: 'call-0',
       tool: 'oracle',
       isError: false,
       output: { omen: 'omen of moss' },
+      durationMs: 7,
     });
     expect(records.map((entry) => entry.method)).toEqual(['toolCalled', 'policyDecided', 'toolReturned']);
     expect(records.every((entry) => entry.record.callId === 'call-0')).toBe(true);
     expect(records[1]!.record).toMatchObject({ verdict: 'allow', decision: 'allow' });
+    expect(records[2]!.record).toMatchObject({ isError: false, durationMs: 7 });
   });
 
   it.each([

@@ -1,6 +1,8 @@
 import { AgentHandle } from './agent-handle.js';
+import { checkTimeout, runCall } from './call-run.js';
 import { type ContentPart, isToolOutput } from './content.js';
 import { capToolOutput, defaultMaxContentBytes } from './content-caps.js';
+import type { CallOptions } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
@@ -12,7 +14,7 @@ import {
   policies,
 } from './policy.js';
 import { noopRecorder, type Recorder, type ToolErrorData } from './recorder.js';
-import { dispatch, outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
+import { outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
 import { subjectOf } from './subject.js';
 
 /** A request an approver is asked to decide (policy said `ask`). */
@@ -47,6 +49,21 @@ export interface ToolGateOptions {
    */
   maxErrorChars?: number;
   /**
+   * The time budget of one call, in ms, for a tool that sets none of its own: past it the tool's
+   * signal is aborted and the call ends with TIMEOUT. `Infinity` for none. Default 600,000 (10 min).
+   */
+  timeoutMs?: number;
+  /**
+   * Reads the time in ms for `durationMs`: read once when a call arrives and once when it ends.
+   * Default `performance.now`; inject a deterministic one for byte-identical ledgers.
+   */
+  clock?: () => number;
+  /**
+   * Says how long a call took instead of the clock, when it returns a number: a replay answers with
+   * the recorded duration. Asked once per call, as it ends.
+   */
+  durationOf?: (callId: string) => number | undefined;
+  /**
    * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
    * it is replaced by a text part saying what was omitted. Default 5 MiB. Text parts are capped
    * one by one at `maxOutputChars`.
@@ -63,8 +80,10 @@ export type ToolResult =
       output: JsonValue;
       /** Content parts beyond the output (images, audio, resources, more text), in order, each capped. */
       content?: ContentPart[];
+      /** How long the call took, in ms, by the gate's clock. */
+      durationMs: number;
     }
-  | { callId: string; tool: string; isError: true; error: ToolErrorData };
+  | { callId: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /** One call of a batch: what a model asked for in one turn. */
 export interface ToolCall {
@@ -87,9 +106,13 @@ export class ToolGate {
   readonly recorder: Recorder;
   readonly maxOutputChars: number;
   readonly maxErrorChars: number;
+  /** The default time budget of one call, in ms (`Infinity` for none). */
+  readonly timeoutMs: number;
   readonly maxContentBytes: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
+  readonly #clock: () => number;
+  readonly #durationOf: ((callId: string) => number | undefined) | undefined;
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
@@ -100,6 +123,10 @@ export class ToolGate {
     this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
+    this.timeoutMs =
+      options.timeoutMs === undefined ? 600_000 : checkTimeout(options.timeoutMs, 'the gate option');
+    this.#clock = options.clock ?? (() => performance.now());
+    this.#durationOf = options.durationOf;
   }
 
   /** A handle bound to one agent's manifest (validated here). */
@@ -112,7 +139,14 @@ export class ToolGate {
    * makes it throw; only a failing recorder does (a run is never silently unrecorded).
    * @internal
    */
-  async run(manifest: Manifest, name: unknown, parameters: unknown, recorder: Recorder): Promise<ToolResult> {
+  async run(
+    manifest: Manifest,
+    name: unknown,
+    parameters: unknown,
+    recorder: Recorder,
+    options: CallOptions = {},
+  ): Promise<ToolResult> {
+    const started = this.#clock();
     const callId = this.#callIds();
     const tool = typeof name === 'string' ? name : String(name);
     const agent = manifest.name;
@@ -124,7 +158,7 @@ export class ToolGate {
       const pending = this.#check(manifest, name, tool, parameters, callId);
       checked = pending instanceof Promise ? await pending : pending;
     } catch (error) {
-      return this.#finish(recorder, callId, agent, tool, { error });
+      return this.#finish(recorder, callId, agent, tool, started, { error });
     }
     const { resolved, valid, verdict, allowed } = checked;
     if (recording) {
@@ -140,19 +174,26 @@ export class ToolGate {
     }
     if (!allowed) {
       const denial = `permission denied: agent "${agent}" may not call "${tool}" here (${verdict.reason})`;
-      return this.#finish(recorder, callId, agent, tool, {
+      return this.#finish(recorder, callId, agent, tool, started, {
         error: new ToolgateError('PERMISSION_DENIED', denial),
       });
     }
     let outcome: Outcome;
     try {
-      const pending = dispatch(resolved, valid);
+      // fields named, not spread: spreading an object that holds an AbortSignal costs microseconds
+      const pending = runCall(resolved, valid, {
+        signal: options.signal,
+        onProgress: options.onProgress,
+        callId,
+        agent,
+        timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,
+      });
       const raw = pending instanceof Promise ? await pending : pending;
       outcome = this.#capped(raw, tool);
     } catch (error) {
       outcome = { error };
     }
-    return this.#finish(recorder, callId, agent, tool, outcome);
+    return this.#finish(recorder, callId, agent, tool, started, outcome);
   }
 
   /** The output checked as JSON and capped; content parts, when the tool returned `toolResult(…)`, checked and capped one by one. */
@@ -245,8 +286,10 @@ export class ToolGate {
     callId: string,
     agent: string,
     tool: string,
+    started: number,
     outcome: Outcome,
   ): ToolResult | Promise<ToolResult> {
+    const durationMs = this.#durationOf?.(callId) ?? this.#clock() - started;
     const result: ToolResult =
       'output' in outcome
         ? {
@@ -255,8 +298,9 @@ export class ToolGate {
             isError: false,
             output: outcome.output,
             ...(outcome.content === undefined ? {} : { content: outcome.content }),
+            durationMs,
           }
-        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars) };
+        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars), durationMs };
     if (recorder === noopRecorder) return result;
     const recorded = recorder.toolReturned({ ...result, agent });
     return recorded instanceof Promise ? recorded.then(() => result) : result;

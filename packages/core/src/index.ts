@@ -20,6 +20,7 @@ export {
   toolResult,
 } from './content.js';
 export { capContent, capToolOutput, defaultMaxContentBytes, type OutputCaps } from './content-caps.js';
+export type { CallOptions, ToolContext, ToolProgress, ToolProgressEvent } from './context.js';
 export { joinDashValues, type OptionShape } from './dash-values.js';
 export {
   CapabilityViolation,
@@ -69,7 +70,7 @@ export {
   type ToolErrorData,
   type ToolReturnedRecord,
 } from './recorder.js';
-export { describeTool, type ResolvedTool, ToolRegistry } from './registry.js';
+export { describeTool, type RegistryCallOptions, type ResolvedTool, ToolRegistry } from './registry.js';
 export { type RemoteSchemaValidator, remoteSchemaValidator } from './remote-schema.js';
 export { checkRemoteSchema, type RemoteSchemaFacts, remoteSchemaLimits } from './remote-schema-check.js';
 export type { ToolResolver } from './resolver.js';

@@ -31,7 +31,7 @@ export interface ToolErrorData {
   message: string;
 }
 
-/** How a call ended. */
+/** How a call ended, and how long it took (`durationMs`, by the gate's clock). */
 export type ToolReturnedRecord =
   | {
       callId: string;
@@ -41,8 +41,9 @@ export type ToolReturnedRecord =
       output: JsonValue;
       /** The content parts, as the agent got them (checked and capped). */
       content?: ContentPart[];
+      durationMs: number;
     }
-  | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData };
+  | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /**
  * A remote tool that is not served as it was approved: `changed` when its description or schema

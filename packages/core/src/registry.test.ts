@@ -85,7 +85,11 @@ describe('ToolRegistry', () => {
     await expect(registry.call('fortune-teller', teller, 'oracle', { seed: 'x' })).resolves.toEqual({
       remote: { seed: 'x' },
     });
-    expect(resolver.call).toHaveBeenCalledWith('oracle', { seed: 'x' });
+    expect(resolver.call).toHaveBeenCalledWith(
+      'oracle',
+      { seed: 'x' },
+      expect.objectContaining({ agent: 'fortune-teller', callId: expect.any(String) }),
+    );
   });
 
   it('prefers the in-process tool over the resolver', async () => {

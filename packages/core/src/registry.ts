@@ -1,4 +1,6 @@
+import { runCall } from './call-run.js';
 import { checkToolOutput, isToolOutput, type ToolOutput, toolResult } from './content.js';
+import type { CallOptions, ToolContext } from './context.js';
 import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
 import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
 import type { Grant } from './manifest.js';
@@ -124,22 +126,43 @@ export class ToolRegistry {
   /**
    * Calls a tool for an agent: the grant check, then in-process dispatch or the resolver. Raises
    * on every failure (a grant violation and an unknown tool are faults of the caller); the
-   * agent-facing {@link AgentHandle} folds them into results instead. A tool that returned content
-   * parts gives its `toolResult(…)`, checked but not capped (caps are the caller's).
+   * agent-facing {@link AgentHandle} folds them into results instead. `options.signal` cancels the
+   * call (CANCELLED) and the tool's own `timeoutMs` bounds it (TIMEOUT), as through the gate. A
+   * tool that returned content parts gives its `toolResult(…)`, checked but not capped (caps are
+   * the caller's).
    */
   async call(
     agent: string,
     manifest: Pick<Grant, 'tools'>,
     tool: string,
     parameters: unknown,
+    options: RegistryCallOptions = {},
   ): Promise<JsonValue | ToolOutput> {
     this.authorize({ name: agent, tools: manifest.tools }, tool);
     const resolved = this.#resolved.get(tool) ?? (await this.resolve(tool));
-    const pending = dispatch(resolved, validate(resolved, parameters));
+    const timeoutMs =
+      options.timeoutMs ??
+      (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
+      Number.POSITIVE_INFINITY;
+    const pending = runCall(resolved, validate(resolved, parameters), {
+      signal: options.signal,
+      onProgress: options.onProgress,
+      callId: options.callId ?? crypto.randomUUID(),
+      agent,
+      timeoutMs,
+    });
     const output = pending instanceof Promise ? await pending : pending;
     if (isToolOutput(output)) return toolResult(checkToolOutput(output, outputOf(tool)));
     return toJsonValue(output, () => outputOf(tool));
   }
+}
+
+/** What {@link ToolRegistry.call} may be given besides the call. */
+export interface RegistryCallOptions extends CallOptions {
+  /** The call's id, as its tool's context sees it. Default a random UUID. */
+  callId?: string;
+  /** The time budget in ms. Default the tool's own `timeoutMs`, else none. */
+  timeoutMs?: number;
 }
 
 /**
@@ -171,15 +194,15 @@ export function validate(resolved: ResolvedTool, parameters: unknown): JsonObjec
 }
 
 /**
- * Runs a validated call and returns its raw output, for the caller to check as JSON. A sync
- * in-process tool is answered without a promise; anything async returns one.
+ * Runs a validated call with its context and returns its raw output, for the caller to check as
+ * JSON. A sync in-process tool is answered without a promise; anything async returns one.
  */
-export function dispatch(resolved: ResolvedTool, parameters: JsonObject): unknown {
+export function dispatch(resolved: ResolvedTool, parameters: JsonObject, context: ToolContext): unknown {
   const name = resolved.description.name;
-  if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters);
+  if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters, context);
   let output: unknown;
   try {
-    output = resolved.tool.run(parameters);
+    output = resolved.tool.run(parameters, context);
   } catch (error) {
     throw toolFailure(name, error);
   }

@@ -1,4 +1,5 @@
 import type { ToolOutput } from './content.js';
+import type { ToolContext } from './context.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { PolicySubject } from './policy.js';
 import type { ToolDescription } from './tool.js';
@@ -20,10 +21,12 @@ export interface ToolResolver {
   servingSummary?(): string;
   /**
    * Runs the tool and returns its output as JSON, or — when the result carries content parts
-   * (images, audio, resources, several texts) — a `toolResult({ output, content })`. A failure the model should read (the remote
-   * tool reported an error, the server is down) rejects with a ToolgateError.
+   * (images, audio, resources, several texts) — a `toolResult({ output, content })`. A failure the
+   * model should read (the remote tool reported an error, the server is down) rejects with a
+   * ToolgateError. `context` is the call's {@link ToolContext}: stop when its signal aborts (the
+   * gate has stopped waiting), and pass progress on through `reportProgress`.
    */
-  call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput>;
+  call(name: string, parameters: JsonObject, context: ToolContext): Promise<JsonValue | ToolOutput>;
   /**
    * Optional: what a call of this tool touches (resolved paths, parsed commands, hosts), computed
    * from validated parameters by rules the person who configured the resolver declared — never on

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { checkTimeout } from './call-run.js';
+import type { ToolContext } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
 import type { PolicySubject } from './policy.js';
 import { formatIssues } from './zod-issues.js';
@@ -26,8 +28,16 @@ export interface ToolDefinition<Input extends z.ZodObject> {
   description: string;
   /** A zod object schema; every property needs `.describe()`. */
   input: Input;
-  /** Does the work. May be sync or async; returns a JSON-serialisable value. */
-  run: (parameters: z.output<Input>) => unknown;
+  /**
+   * Does the work. May be sync or async; returns a JSON-serialisable value. `context` carries the
+   * call's abort `signal`, its `callId`, the calling `agent` and `reportProgress`.
+   */
+  run: (parameters: z.output<Input>, context: ToolContext) => unknown;
+  /**
+   * The time budget of one call, in ms: past it the tool's signal is aborted and the call ends
+   * with TIMEOUT (the gate stops waiting). Default: the gate's `timeoutMs`.
+   */
+  timeoutMs?: number;
   /**
    * True when the tool only reads and may run concurrently with other such tools; or a function of
    * the validated parameters that says so per call (e.g. only for GET requests). Default false.
@@ -54,7 +64,13 @@ export interface Tool<Input extends z.ZodObject = z.ZodObject> extends ToolDescr
   isParallelSafe(parameters: unknown): boolean;
   /** Validates raw parameters: the parsed value, or a ToolgateError naming the bad field. */
   parse(parameters: unknown): z.output<Input>;
-  run(parameters: z.output<Input>): unknown;
+  /**
+   * Runs the tool. Called directly without a context (a benchmark, a test), it gets one whose
+   * signal never aborts, with no agent and no progress listener.
+   */
+  run(parameters: z.output<Input>, context?: ToolContext): unknown;
+  /** The time budget of one call in ms, when the tool sets its own. */
+  readonly timeoutMs?: number;
   policySubject?(parameters: z.output<Input>): PolicySubject | Promise<PolicySubject>;
 }
 
@@ -102,10 +118,21 @@ export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition
     isParallelSafe:
       typeof safety === 'boolean' ? () => safety : (parameters) => safeFor(strictInput, safety, parameters),
     parse: (parameters) => parseParameters(name, strictInput, parameters),
-    run,
+    run: (parameters, context) => run(parameters, context ?? standaloneContext()),
   };
   if (definition.policySubject) tool.policySubject = definition.policySubject;
+  if (definition.timeoutMs !== undefined)
+    (tool as { timeoutMs?: number }).timeoutMs = checkTimeout(definition.timeoutMs, `tool "${name}":`);
   return Object.freeze(tool);
+}
+
+function standaloneContext(): ToolContext {
+  return {
+    signal: new AbortController().signal,
+    callId: crypto.randomUUID(),
+    agent: '',
+    reportProgress() {},
+  };
 }
 
 function safeFor<Input extends z.ZodObject>(

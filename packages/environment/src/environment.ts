@@ -102,6 +102,16 @@ export interface SearchResult {
 export interface ExecOptions {
   /** Kill the command (and every process it started) after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Aborting it kills the command and every process it started, as the timeout does; the call
+   * then rejects with CANCELLED.
+   */
+  signal?: AbortSignal;
+  /**
+   * Told each piece of stdout and stderr as it arrives (UTF-8, never split inside a character),
+   * before the command ends. A listener that throws is ignored.
+   */
+  onOutput?: (output: { stream: 'stdout' | 'stderr'; text: string }) => void;
 }
 
 /** What a command did. A non-zero exit is data, not an error. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { ToolgateError } from '@toolgate/core';
-import type { ExecResult } from './environment.js';
+import type { ExecOptions, ExecResult } from './environment.js';
 import {
   callMarkerVariable,
   killCallProcesses,
@@ -34,6 +35,10 @@ export interface RunCommandOptions {
   prefix?: readonly string[];
   /** How long to wait for the output pipes to close once every process is killed. Default 1,000 ms. */
   pipeGraceMs?: number;
+  /** Aborting it kills the command as a timeout does; the call then rejects with CANCELLED. */
+  signal?: AbortSignal;
+  /** Told each piece of output as it arrives, decoded as UTF-8 (see {@link ExecOptions.onOutput}). */
+  onOutput?: ExecOptions['onOutput'];
 }
 
 /** The environment a command gets: the allowed variables of this process, plus fixed ones. */
@@ -75,6 +80,7 @@ const delay = (ms: number) =>
  * so a process that kept them open cannot hold the call.
  */
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecResult> {
+  if (options.signal?.aborted) throw cancelled(command);
   const marker = newCallMarker();
   const argv = [...(options.prefix ?? []), options.shell, '-c', command];
   const [file, ...args] = argv as [string, ...string[]];
@@ -93,6 +99,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const stderr = new CappedBuffer(options.maxOutputBytes);
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  if (options.onOutput) forwardOutput(child, options.onOutput);
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let failure: Error | undefined;
   let closed = false;
@@ -118,8 +125,18 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), options.timeoutMs);
   });
-  const timedOut = await Promise.race([exited, timeout]);
+  let aborted = false;
+  let onAbort: (() => void) | undefined;
+  const abort = new Promise<boolean>((resolve) => {
+    onAbort = () => {
+      aborted = true;
+      resolve(false);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const timedOut = await Promise.race([exited, timeout, abort]);
   clearTimeout(timer);
+  if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   try {
     await killCallProcesses(groupId, marker);
     if (!closed) await Promise.race([pipesClosed, delay(options.pipeGraceMs ?? 1000)]);
@@ -130,6 +147,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
+  if (aborted) throw cancelled(command);
   if (failure !== undefined && exit === undefined) throw commandFailed(command, failure);
   return {
     exitCode: timedOut ? null : (exit?.code ?? null),
@@ -140,6 +158,32 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     stdoutOmittedBytes: stdout.omitted,
     stderrOmittedBytes: stderr.omitted,
   };
+}
+
+/** Hands each chunk of stdout and stderr to `onOutput`, never splitting a UTF-8 character; a throwing listener is ignored. */
+function forwardOutput(
+  child: ReturnType<typeof spawn>,
+  onOutput: NonNullable<ExecOptions['onOutput']>,
+): void {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const decoder = new StringDecoder('utf8');
+    child[stream]?.on('data', (chunk: Buffer) => {
+      const text = decoder.write(chunk);
+      if (text === '') return;
+      try {
+        onOutput({ stream, text });
+      } catch {
+        // output is advisory: a failing listener must not fail the command
+      }
+    });
+  }
+}
+
+function cancelled(command: string): ToolgateError {
+  return new ToolgateError(
+    'CANCELLED',
+    `the command ${JSON.stringify(command)} was cancelled by its caller; it was killed with every process it started`,
+  );
 }
 
 function commandFailed(command: string, error: unknown): ToolgateError {

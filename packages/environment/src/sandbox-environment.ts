@@ -115,6 +115,8 @@ export class SandboxEnvironment implements Environment {
       env: this.#commandEnv,
       timeoutMs: Math.min(options.timeoutMs ?? this.#options.commandTimeoutMs ?? 30_000, ceiling),
       maxOutputBytes: this.#options.maxOutputBytes ?? 1024 * 1024,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
   }
 

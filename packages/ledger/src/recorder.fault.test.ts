@@ -10,7 +10,7 @@ import { replayRegistry } from './replay/registry.js';
 import { ReplaySession } from './replay/session.js';
 import { readAll } from './store.js';
 import { temporaryFiles } from './test-support/files.js';
-import { counter } from './test-support/tools.js';
+import { counter, tickingClock } from './test-support/tools.js';
 import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();
@@ -51,7 +51,9 @@ describe('lone UTF-16 surrogates in a recorded call', () => {
     const path = file('surrogates.jsonl');
     const store = await FileStore.open(path, { clock: steppingClock() });
     const recorder = new LedgerRecorder(store, { runId: 'run-1' });
-    const results = await run(new ToolGate(mangler(), { recorder, callIds: counter() }));
+    const results = await run(
+      new ToolGate(mangler(), { recorder, callIds: counter(), clock: tickingClock() }),
+    );
     await store.close();
 
     expect(results[0]).toMatchObject({
@@ -80,6 +82,7 @@ describe('lone UTF-16 surrogates in a recorded call', () => {
       tool: 'mangle',
       isError: false,
       output: { echoed: 'moss \ufffd stone', tail: ['ok', 'broken \ufffd here'] },
+      durationMs: 1,
       surrogatesReplaced: [
         { path: ['output', 'echoed'], at: [5], units: ['d800'] },
         { path: ['output', 'tail', 1], at: [7], units: ['dc00'] },

@@ -4,13 +4,18 @@ import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
 import { LedgerRecorder } from './recorder.js';
 import { readAll } from './store.js';
-import { counter, toolRegistry } from './test-support/tools.js';
+import { counter, tickingClock, toolRegistry } from './test-support/tools.js';
 import { verifyLedgerText } from './verify.js';
 
 async function setup(options: ConstructorParameters<typeof ToolGate>[1] = {}) {
   const store = new MemoryStore({ clock: steppingClock() });
   const recorder = new LedgerRecorder(store, { runId: 'run-1' });
-  const gate = new ToolGate(toolRegistry(), { recorder, callIds: counter(), ...options });
+  const gate = new ToolGate(toolRegistry(), {
+    recorder,
+    callIds: counter(),
+    clock: tickingClock(),
+    ...options,
+  });
   const teller = gate.forAgent({ name: 'teller', tools: ['oracle', 'brittle'] });
   return { store, recorder, teller };
 }
@@ -29,7 +34,13 @@ describe('LedgerRecorder', () => {
     expect(events.map((event) => event.payload)).toEqual([
       { callId: 'call-1', tool: 'oracle', parameters: { seed: 'moss' } },
       { callId: 'call-1', tool: 'oracle', verdict: 'allow', decision: 'allow', reason: expect.any(String) },
-      { callId: 'call-1', tool: 'oracle', isError: false, output: { omen: 'the stone remembers moss' } },
+      {
+        callId: 'call-1',
+        tool: 'oracle',
+        isError: false,
+        output: { omen: 'the stone remembers moss' },
+        durationMs: 1,
+      },
     ]);
     expect(await verifyLedgerText(store.toJsonl())).toMatchObject({ ok: true, count: 3 });
   });
@@ -43,6 +54,7 @@ describe('LedgerRecorder', () => {
       tool: 'brittle',
       isError: true,
       error: { code: 'NOT_FOUND', message: 'nothing called glass' },
+      durationMs: 1,
     });
   });
 

@@ -101,13 +101,14 @@ export class LedgerRecorder implements Recorder {
   }
 
   async toolReturned(record: ToolReturnedRecord): Promise<void> {
-    const { callId, tool } = record;
+    const { callId, tool, durationMs } = record;
     const payload: JsonObject = record.isError
       ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
       : { callId, tool, isError: false, output: record.output };
     // Content parts are plain JSON (base64 for bytes): recorded as the agent got them, for replay.
     if (!record.isError && record.content !== undefined)
       payload.content = record.content as unknown as JsonValue;
+    if (typeof durationMs === 'number' && Number.isFinite(durationMs)) payload.durationMs = durationMs;
     await this.#call('tool.returned', record, payload);
   }
 

@@ -115,17 +115,29 @@ export class McpConnection {
     await this.#refresh.settled();
   }
 
-  /** Calls a tool by its name on the server; transport failures reject with a ToolgateError. */
-  async call(name: string, parameters: Record<string, unknown>): Promise<CallToolResult> {
+  /**
+   * Calls a tool by its name on the server; transport failures reject with a ToolgateError. An
+   * aborted `signal` sends `notifications/cancelled` and rejects with CANCELLED, keeping the
+   * session; `onProgress` receives the server's progress notifications for the call.
+   */
+  async call(
+    name: string,
+    parameters: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
     const session = this.#ready ?? (await this.#open());
+    const { signal, onProgress } = options;
     try {
       const result = await session.client.callTool({ name, arguments: parameters }, undefined, {
         timeout: this.#timeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onprogress: onProgress } : {}),
       });
       // A fault seen before the answer (junk earlier on stdout) taints it: the stream cannot be trusted.
       if (session.fault !== undefined) throw new Error(session.fault);
       return capErrorResult(result as CallToolResult, this.#limits.maxErrorChars);
     } catch (error) {
+      if (signal?.aborted) throw cancelledCall(this.name, name, signal.reason);
       throw this.#failure(session, `a call to "${name}"`, error);
     }
   }
@@ -328,4 +340,19 @@ export class McpConnection {
     this.#forget(session);
     await session.client.close().catch(() => undefined);
   }
+}
+
+/** What {@link McpConnection.call} may be given. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** The caller's own reason when it is a ToolgateError (CANCELLED, TIMEOUT), else CANCELLED. */
+function cancelledCall(server: string, tool: string, reason: unknown): ToolgateError {
+  if (ToolgateError.is(reason)) return reason;
+  return new ToolgateError(
+    'CANCELLED',
+    `the call to "${tool}" on MCP server "${server}" was cancelled by its caller; the server was told to stop`,
+  );
 }

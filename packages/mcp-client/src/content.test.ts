@@ -111,6 +111,7 @@ describe('content blocks of a remote result (a real SDK server over stdio, the r
       isError: false,
       output: null,
       content: [blocks[1]],
+      durationMs: expect.any(Number),
     });
   });
 

@@ -41,7 +41,9 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
       tool: 'oracle',
       isError: false,
       output: { omen: drawOmen('moss') },
+      durationMs: expect.any(Number),
     });
+    expect(result.durationMs).toBeGreaterThan(0);
   });
 
   it('records the same records in-process and over MCP, and the same error for bad parameters', async () => {
@@ -49,6 +51,7 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     const local = new ToolGate(new ToolRegistry().register(oracleTool()), {
       recorder: inProcess.recorder,
       callIds: () => 'c',
+      clock: () => 0,
     });
     await local.forAgent(teller).callTool('oracle', { seed: 'lantern' });
     await local.forAgent(teller).callTool('oracle', { seed: 7 });
@@ -58,6 +61,7 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     const remote = new ToolGate(new ToolRegistry().setResolver(resolver), {
       recorder: overMcp.recorder,
       callIds: () => 'c',
+      clock: () => 0,
     });
     await remote.forAgent(teller).callTool('oracle', { seed: 'lantern' });
     await remote.forAgent(teller).callTool('oracle', { seed: 7 });

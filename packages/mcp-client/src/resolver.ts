@@ -7,6 +7,7 @@ import {
   type JsonValue,
   type PolicySubject,
   type Recorder,
+  type ToolContext,
   type ToolDescription,
   ToolgateError,
   type ToolOutput,
@@ -175,7 +176,7 @@ export class MCPResolver implements ToolResolver {
    * with every block, in order, each checked and capped on its own. Rejects with a ToolgateError:
    * TOOL_CHANGED, TRANSPORT_FAILED or TIMEOUT naming the server, or the remote tool's own error.
    */
-  async call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput> {
+  async call(name: string, parameters: JsonObject, context?: ToolContext): Promise<JsonValue | ToolOutput> {
     if (this.#closed)
       throw new ToolgateError('TRANSPORT_FAILED', 'this MCP resolver is closed; create a new one');
     this.#throwRecorderFailure();
@@ -193,7 +194,11 @@ export class MCPResolver implements ToolResolver {
           `and approves it (resolver.approve("${name}", change.fingerprint))`,
       );
     }
-    const result = await entry.connection.call(entry.remoteName, parameters);
+    const result = await entry.connection.call(
+      entry.remoteName,
+      parameters,
+      context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
+    );
     const output = mapResult(result, { server: entry.connection.name, tool: name });
     const maxOutputChars = this.#options.maxOutputChars ?? 100_000;
     if (!isToolOutput(output)) return capOutput(output, maxOutputChars);

@@ -5,8 +5,15 @@ import {
   ListToolsRequestSchema,
   McpError,
   type Tool as McpTool,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { defaultMaxContentBytes, type Tool, ToolgateError, type ToolRegistry } from '@toolgate/core';
+import {
+  defaultMaxContentBytes,
+  type RegistryCallOptions,
+  type Tool,
+  ToolgateError,
+  type ToolRegistry,
+} from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
 
 /** What {@link createMcpServer} takes. */
@@ -33,7 +40,8 @@ export interface McpServerOptions {
 /**
  * An MCP server exposing the named registry tools — and only those. Calls go through the registry
  * with a grant of exactly `tools`, so a tool the list does not name cannot be called; failures come
- * back as `isError` results. The server is not connected: pass it to a transport (one per
+ * back as `isError` results. A client's `notifications/cancelled` aborts the tool's signal; a
+ * client that sends a progress token gets the tool's progress reports as `notifications/progress`. The server is not connected: pass it to a transport (one per
  * connection or, over stateless HTTP, one per request).
  *
  * @example
@@ -68,8 +76,11 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     const next = start + pageSize < listed.length ? { nextCursor: String(start + pageSize) } : {};
     return { tools: page, ...next };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callExposed(registry, grant, request.params.name, request.params.arguments, caps),
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callExposed(registry, grant, request.params.name, request.params.arguments, caps, {
+      signal: extra.signal,
+      ...progressTo(request.params._meta?.progressToken, extra.sendNotification),
+    }),
   );
   return server;
 }
@@ -94,6 +105,28 @@ export function exposedTools(registry: ToolRegistry, names: readonly string[]): 
     seen.add(name);
     return tool;
   });
+}
+
+/**
+ * Progress reports sent to the client as `notifications/progress` — only when it asked, with a
+ * progress token. A notification that cannot be sent is dropped: progress is advisory.
+ */
+function progressTo(
+  progressToken: string | number | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): Pick<RegistryCallOptions, 'onProgress'> {
+  if (progressToken === undefined) return {};
+  return {
+    onProgress: ({ progress, total, message }) => {
+      const params = {
+        progressToken,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      };
+      send({ method: 'notifications/progress', params }).catch(() => undefined);
+    },
+  };
 }
 
 function pageStart(cursor: string | undefined): number {

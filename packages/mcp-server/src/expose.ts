@@ -8,6 +8,7 @@ import {
   type JsonValue,
   messageOf,
   type OutputCaps,
+  type RegistryCallOptions,
   type Tool,
   ToolgateError,
   type ToolRegistry,
@@ -68,6 +69,7 @@ export function errorResult(error: unknown): CallToolResult {
  * `server` and what it does serve (the caller has no manifest to edit). Content parts are sent as
  * MCP content blocks ({@link contentResult}), each capped on its own: text by `maxOutputChars`,
  * binary parts by `maxContentBytes` (an over-cap part is replaced by a text part saying so).
+ * `options` carries the request's signal and progress listener to the tool.
  */
 export async function callExposed(
   registry: ToolRegistry,
@@ -75,6 +77,7 @@ export async function callExposed(
   name: string,
   parameters: unknown,
   caps: number | OutputCaps,
+  options: RegistryCallOptions = {},
 ): Promise<CallToolResult> {
   const { maxOutputChars, maxContentBytes } =
     typeof caps === 'number' ? { maxOutputChars: caps, maxContentBytes: defaultMaxContentBytes } : caps;
@@ -90,7 +93,7 @@ export async function callExposed(
   }
   let returned: Awaited<ReturnType<ToolRegistry['call']>>;
   try {
-    returned = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {});
+    returned = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {}, options);
   } catch (error) {
     return errorResult(error);
   }

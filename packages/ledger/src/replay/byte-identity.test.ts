@@ -40,6 +40,8 @@ describe('replay with every tool switched off', () => {
     ])
       expect(recorded).toContain(`"code":"${code}"`);
     expect(recorded).toContain('"truncated":true');
+    // durations by the real clock: the replay must reproduce them, not measure its own
+    expect(recorded).toMatch(/"durationMs":\d/);
     expect(recorded).toContain('approved: glass is cheap');
 
     const events = await readAll(readLedgerFile(original));

@@ -56,6 +56,29 @@ describe('ReplaySession', () => {
     });
   });
 
+  it('hands back the recorded durationMs, and replays a recording made before durations without diverging', async () => {
+    const events = await record([['oracle', { seed: 'moss' }]]);
+    const recordedMs = (
+      events.find((event) => event.kind === 'tool.returned')!.payload as { durationMs: number }
+    ).durationMs;
+    expect(recordedMs).toEqual(expect.any(Number));
+    const { teller, replay } = replayer(events);
+    expect(await teller.callTool('oracle', { seed: 'moss' })).toMatchObject({ durationMs: recordedMs });
+    expect(replay.divergences).toEqual([]);
+
+    const before = events.map((event) => {
+      if (event.kind !== 'tool.returned') return event;
+      const { durationMs: _dropped, ...payload } = event.payload as Record<string, unknown>;
+      return { ...event, payload } as LedgerEvent;
+    });
+    const old = replayer(before);
+    expect(await old.teller.callTool('oracle', { seed: 'moss' })).toMatchObject({
+      isError: false,
+      durationMs: expect.any(Number),
+    });
+    expect(old.replay.divergences).toEqual([]);
+  });
+
   it('strict: a call with other parameters fails loudly, naming the seq and the difference', async () => {
     const { teller, store } = replayer(await record([['oracle', { seed: 'moss' }]]));
     const error = await teller.callTool('oracle', { seed: 'stone' }).catch((e: unknown) => e);

@@ -108,7 +108,8 @@ export class ReplaySession implements ToolResolver {
 
   /**
    * The options of the replay's {@link ToolGate}: the recorder (observed), the recorded policy and
-   * approver, and no output or content cap (recorded outputs and parts are already capped).
+   * approver, recorded durations, and no output or content cap (recorded outputs and parts are already
+   * capped).
    */
   gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
     return {
@@ -117,6 +118,7 @@ export class ReplaySession implements ToolResolver {
       maxOutputChars: Number.POSITIVE_INFINITY,
       maxContentBytes: Number.POSITIVE_INFINITY,
       ...options,
+      durationOf: (callId) => this.recordedDuration(callId),
       recorder: this.observe(options.recorder),
     };
   }
@@ -138,6 +140,17 @@ export class ReplaySession implements ToolResolver {
       },
       toolChanged: (record) => recorder.toolChanged?.(record),
     };
+  }
+
+  /**
+   * The `durationMs` recorded for the call the replay's gate runs under `callId`, so a replayed
+   * result (and its record) says what the recorded one said; undefined when none was recorded.
+   */
+  recordedDuration(callId: string): number | undefined {
+    const payload = this.#pendingOf(callId)?.recorded?.returned?.payload as
+      | { durationMs?: unknown }
+      | undefined;
+    return typeof payload?.durationMs === 'number' ? payload.durationMs : undefined;
   }
 
   /** Throws REPLAY_DIVERGED when the replay diverged, or left recorded calls unmade. */
@@ -295,8 +308,11 @@ export class ReplaySession implements ToolResolver {
     if (index >= 0) this.#pending.splice(index, 1);
     const recorded = pending?.recorded;
     if (this.mode !== 'strict' || !recorded?.returned) return;
-    const { callId: _callId, agent: _agent, ...now } = record;
+    const { callId: _callId, agent: _agent, ...returned } = record;
     const { callId: _was, ...was } = withoutNote(recorded.returned.payload as { callId?: string });
+    const now: Record<string, unknown> = { ...returned };
+    // a ledger written before durations were recorded has none to compare
+    if (!('durationMs' in was)) delete now.durationMs;
     if (canonicalOf(was) !== canonicalOf(now)) {
       this.#diverge(
         recorded.returned.seq,

@@ -38,3 +38,9 @@ export function counter(prefix = 'call'): () => string {
   let next = 0;
   return () => `${prefix}-${++next}`;
 }
+
+/** A gate clock that steps 1 ms per reading: every call lasts 1 ms, so ledgers are reproducible. */
+export function tickingClock(): () => number {
+  let now = 0;
+  return () => now++;
+}

@@ -1,0 +1,41 @@
+/** How far a running call has got: MCP's progress notification, as data. */
+export interface ToolProgress {
+  /** Grows with every report (bytes so far, steps done …). */
+  progress: number;
+  /** The progress at which the call is done, when known. */
+  total?: number;
+  /** What is happening, in words (for `shell`: the output that just arrived). */
+  message?: string;
+}
+
+/** A progress report as a caller's `onProgress` receives it: which call, and how far it got. */
+export interface ToolProgressEvent extends ToolProgress {
+  callId: string;
+  tool: string;
+}
+
+/**
+ * What a tool's `run(parameters, context)` (and a resolver's `call`) receives besides its
+ * parameters: the call's signal, its id, the agent that made it, and a way to report progress.
+ */
+export interface ToolContext {
+  /**
+   * Aborted when the caller cancels the call or its time budget passes. A tool that does long work
+   * should stop when it fires; the gate stops waiting either way.
+   */
+  readonly signal: AbortSignal;
+  /** The id of this call, as recorded. */
+  readonly callId: string;
+  /** The name of the agent that made the call. */
+  readonly agent: string;
+  /** Tells the caller how far the call has got; ignored once the call has ended. */
+  reportProgress(progress: ToolProgress): void;
+}
+
+/** What one call through an agent handle (or `ToolRegistry.call`) may be given. */
+export interface CallOptions {
+  /** Aborting it ends the call with a CANCELLED error result and aborts the tool's signal. */
+  signal?: AbortSignal;
+  /** Receives the tool's progress reports while the call runs. A listener that throws is ignored. */
+  onProgress?: (progress: ToolProgressEvent) => void;
+}

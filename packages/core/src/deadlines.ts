@@ -1,0 +1,77 @@
+interface Deadline {
+  readonly at: number;
+  readonly fire: () => void;
+  previous: Deadline | undefined;
+  next: Deadline | undefined;
+}
+
+/**
+ * The pending deadlines of one budget, oldest first: with one budget, a later call always has a
+ * later deadline, so adding and removing are O(1). One timer serves the whole list, firing at the
+ * oldest deadline; it holds the process open only while a deadline is pending.
+ */
+class DeadlineList {
+  #head: Deadline | undefined;
+  #tail: Deadline | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly budgetMs: number) {}
+
+  add(fire: () => void): Deadline {
+    const deadline: Deadline = {
+      at: performance.now() + this.budgetMs,
+      fire,
+      previous: this.#tail,
+      next: undefined,
+    };
+    if (this.#tail) this.#tail.next = deadline;
+    else this.#head = deadline;
+    this.#tail = deadline;
+    if (this.#timer === undefined) this.#arm(this.budgetMs);
+    else this.#timer.ref();
+    return deadline;
+  }
+
+  remove(deadline: Deadline): void {
+    const { previous, next } = deadline;
+    if (previous) previous.next = next;
+    else if (this.#head === deadline) this.#head = next;
+    else return; // already removed
+    if (next) next.previous = previous;
+    else this.#tail = previous;
+    deadline.previous = undefined;
+    deadline.next = undefined;
+    if (this.#head === undefined) this.#timer?.unref();
+  }
+
+  #arm(delayMs: number): void {
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, delayMs));
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    for (let head = this.#head; head !== undefined && head.at <= now; head = this.#head) {
+      this.remove(head);
+      head.fire();
+    }
+    if (this.#head) this.#arm(this.#head.at - now);
+  }
+}
+
+const lists = new Map<number, DeadlineList>();
+
+/**
+ * Calls `fire` once `budgetMs` have passed, unless the returned function is called first. Cheaper
+ * than a timer per call: calls with the same budget share one timer.
+ */
+export function afterBudget(budgetMs: number, fire: () => void): () => void {
+  let list = lists.get(budgetMs);
+  if (list === undefined) {
+    list = new DeadlineList(budgetMs);
+    lists.set(budgetMs, list);
+  }
+  const deadline = list.add(fire);
+  const owner = list;
+  return () => owner.remove(deadline);
+}
