@@ -1,3 +1,10 @@
+/**
+ * Node's timer handle. Spelled out so core also type-checks where the DOM's `setTimeout` types are
+ * in scope (the ledger viewer's page imports core's types).
+ */
+type Timer = ReturnType<typeof setTimeout> & { ref(): unknown; unref(): unknown };
+
+
 interface Deadline {
   readonly at: number;
   readonly fire: () => void;
@@ -13,7 +20,7 @@ interface Deadline {
 class DeadlineList {
   #head: Deadline | undefined;
   #tail: Deadline | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: Timer | undefined;
 
   constructor(readonly budgetMs: number) {}
 
@@ -45,7 +52,7 @@ class DeadlineList {
   }
 
   #arm(delayMs: number): void {
-    this.#timer = setTimeout(() => this.#expire(), Math.max(0, delayMs));
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, delayMs)) as Timer;
   }
 
   #expire(): void {
