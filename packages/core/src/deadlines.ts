@@ -4,7 +4,6 @@
  */
 type Timer = ReturnType<typeof setTimeout> & { ref(): unknown; unref(): unknown };
 
-
 interface Deadline {
   readonly at: number;
   readonly fire: () => void;
