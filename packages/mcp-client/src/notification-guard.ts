@@ -48,7 +48,8 @@ export class TokenBucket {
 /**
  * Wraps an SDK transport so that notifications from the server (progress, log messages, anything
  * but `tools/list_changed`) reach the client at most at `bucket`'s rate; the rest are dropped
- * before any handler runs. Responses and requests pass untouched.
+ * before any handler runs. Requests pass untouched; responses are delivered a microtask later, so
+ * the progress the server sent before a response is handled before it.
  */
 export class NotificationGuard implements Transport {
   onclose?: () => void;
@@ -66,6 +67,14 @@ export class NotificationGuard implements Transport {
       const method = (message as { method?: unknown }).method;
       const notification = typeof method === 'string' && !('id' in message);
       if (notification && !coalesced.has(method) && !this.bucket.take()) return;
+      if (typeof method !== 'string' && 'id' in message) {
+        // A response. The SDK runs notification handlers a microtask late but settles a response at
+        // once, dropping that request's progress handler: a progress notification that arrived in
+        // the same chunk, just before the response, would be lost. Settling the response a
+        // microtask later keeps the server's order.
+        queueMicrotask(() => this.onmessage?.(message, extra));
+        return;
+      }
       this.onmessage?.(message, extra);
     };
   }
