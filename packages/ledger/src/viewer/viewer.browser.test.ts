@@ -282,7 +282,8 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       await store.flush();
       const late = page.locator('[data-testid=timeline] .row', { hasText: 'late arrival' });
       await late.waitFor(bound);
-      expect(await late.getAttribute('data-outcome')).toBe('ok');
+      // Its row appears with the call's first record and turns ok when the result arrives.
+      await expect.poll(() => late.getAttribute('data-outcome'), bound).toBe('ok');
       await expect
         .poll(() => page.getByTestId('status').textContent(), bound)
         .toContain(`up to seq ${store.head().seq - 1} (${store.head().seq} records)`);
