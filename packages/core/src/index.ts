@@ -71,7 +71,11 @@ export {
   type ToolReturnedRecord,
 } from './recorder.js';
 export { describeTool, type RegistryCallOptions, type ResolvedTool, ToolRegistry } from './registry.js';
-export { type RemoteSchemaValidator, remoteSchemaValidator } from './remote-schema.js';
+export {
+  type RemoteSchemaValidator,
+  remoteSchemaFallback,
+  remoteSchemaValidator,
+} from './remote-schema.js';
 export { checkRemoteSchema, type RemoteSchemaFacts, remoteSchemaLimits } from './remote-schema-check.js';
 export type { ToolResolver } from './resolver.js';
 export {

@@ -50,10 +50,12 @@ export type ToolReturnedRecord =
  * differs from the approved one, or another server now lists the approved name (calls are refused
  * until it is approved again); `conflicted` when a server lists a name another server serves or
  * owns (the newcomer is not served); `withheld` when a listed tool cannot be indexed safely (a
- * schema too deep, too large or cyclic, text that is not well-formed): it is not served.
+ * schema too deep, too large or cyclic, text that is not well-formed): it is not served;
+ * `ajv-validated` when zod cannot read its input schema back (see `reason`): it is served, and its
+ * calls are validated against that schema by ajv instead.
  */
 export interface ToolChangedRecord {
-  kind: 'changed' | 'conflicted' | 'withheld';
+  kind: 'changed' | 'conflicted' | 'withheld' | 'ajv-validated';
   /** The server that listed it. */
   server: string;
   /** The name agents call it by (with the prefix, if any). */

@@ -42,14 +42,32 @@ export function remoteSchemaValidator(tool: string, schema: object): RemoteSchem
   return validator;
 }
 
+const unreadable = new WeakMap<object, string>();
+
+/**
+ * Why zod could not read a remote tool's input schema back, so that ajv validates it instead, or
+ * undefined when zod reads it (or the schema is validated by ajv by design, for its patterns, or
+ * cannot be used at all). Compiles the validator once, as {@link remoteSchemaValidator} would, and
+ * never throws: for a resolver to report the fallback when it lists the tool.
+ */
+export function remoteSchemaFallback(schema: object): string | undefined {
+  try {
+    remoteSchemaValidator('', schema);
+  } catch {
+    return undefined;
+  }
+  return unreadable.get(schema);
+}
+
 function compile(schema: object): RemoteSchemaValidator {
   const { hasPatterns } = checkRemoteSchema(schema);
   if (!hasPatterns) {
     let zodSchema: z.ZodType | undefined;
     try {
       zodSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch {
+    } catch (error) {
       // zod cannot read it back: ajv below can.
+      unreadable.set(schema, messageOf(error).slice(0, 300));
     }
     if (zodSchema) {
       const readBack = zodSchema;

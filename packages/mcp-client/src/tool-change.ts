@@ -6,10 +6,11 @@ import type { ToolShape } from './fingerprint.js';
  * approved name — calls are refused until `approve(tool, fingerprint)`; `conflicted` when a server
  * lists a name another server serves, or a name in another server's prefix namespace (the newcomer
  * is not served); `withheld` when a listed tool cannot be indexed safely (see `reason`): it is not
- * served, and the rest of the list is.
+ * served, and the rest of the list is; `ajv-validated` when zod cannot read its input schema back:
+ * it is served, and its calls are validated against the schema by ajv instead (never unvalidated).
  */
 export interface ToolChange {
-  kind: 'changed' | 'conflicted' | 'withheld';
+  kind: 'changed' | 'conflicted' | 'withheld' | 'ajv-validated';
   /** The server that listed it. */
   server: string;
   /** The name agents call it by (with the prefix, if any). */

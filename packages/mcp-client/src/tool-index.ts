@@ -1,4 +1,4 @@
-import { promptText } from '@toolgate/core';
+import { promptText, remoteSchemaFallback } from '@toolgate/core';
 import type { Approvals } from './approvals.js';
 import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';
@@ -118,6 +118,13 @@ export function indexTools(
           : shape;
     state.entries.set(name, { connection, remoteName, shape: kept, print, changed });
     listed.add(name);
+    if (!changed) {
+      const fallback = remoteSchemaFallback(kept.inputSchema);
+      if (fallback !== undefined) {
+        const reason = `zod cannot read its input schema back (${fallback}); its calls are validated by ajv`;
+        notice({ ...base, kind: 'ajv-validated', reason }, print);
+      }
+    }
   }
 
   for (const [name, entry] of state.entries) {

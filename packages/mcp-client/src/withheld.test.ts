@@ -85,7 +85,7 @@ describe('remote tools toolgate cannot serve are reported, never dropped silentl
     expect(await agent.callTool('maybe', { value: 'x' })).toMatchObject({ isError: false });
   });
 
-  it('validates a schema zod cannot read back (if/then/else) instead of letting calls through unvalidated', async () => {
+  it('reports a schema zod cannot read back (if/then/else) and validates it with ajv, never letting calls through unvalidated', async () => {
     const conditional = {
       type: 'object',
       properties: { mode: { type: 'string' }, path: { type: 'string' } },
@@ -93,7 +93,20 @@ describe('remote tools toolgate cannot serve are reported, never dropped silentl
       // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
       then: { required: ['path'] },
     };
-    const resolver = await connect([shifty('s', { tools: [tool('store', { inputSchema: conditional })] })]);
+    const changes: ToolChange[] = [];
+    const resolver = await connect(
+      [shifty('s', { tools: [tool('store', { inputSchema: conditional }), tool('plain')] })],
+      { onChange: (change) => void changes.push(change) },
+    );
+    expect(changes.map(({ kind, tool, reason }) => ({ kind, tool, reason }))).toEqual([
+      {
+        kind: 'ajv-validated',
+        tool: 'store',
+        reason: expect.stringMatching(
+          /^zod cannot read its input schema back \(.+\); its calls are validated by ajv$/,
+        ),
+      },
+    ]);
     const agent = new ToolGate(new ToolRegistry().setResolver(resolver)).forAgent({
       name: 'a',
       tools: ['store'],
