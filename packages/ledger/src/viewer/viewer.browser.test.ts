@@ -257,12 +257,13 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
     await expect
       .poll(() => page.getByTestId('status').textContent(), bound)
       .toContain(`✘ Verification failed: bad record at seq ${verdict.seq}: ${verdict.reason}`);
-    expect(await page.getByTestId('status').textContent()).toContain(
-      `Showing the ${verdict.seq} records before it`,
-    );
-    expect(await page.getByTestId('head').textContent()).toBe(
-      `head: seq ${verdict.seq - 1} · ${events[verdict.seq - 1]!.hash}`,
-    );
+    // The page first shows what it verified so far, then the records it keeps: wait for each.
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), bound)
+      .toContain(`Showing the ${verdict.seq} records before it`);
+    await expect
+      .poll(() => page.getByTestId('head').textContent(), bound)
+      .toBe(`head: seq ${verdict.seq - 1} · ${events[verdict.seq - 1]!.hash}`);
     await page.close();
   });
 
