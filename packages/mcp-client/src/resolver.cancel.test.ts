@@ -5,12 +5,14 @@ import { ToolGate, type ToolProgressEvent, ToolRegistry } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
 
-const connect = connectClosingAfterEach();
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'patient-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// Registered after the removal so it runs before it (after-hooks run as a stack): a server still
+// running could write its `aborted` file into the directory while it is being removed.
+const connect = connectClosingAfterEach();
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 20) {

@@ -143,15 +143,15 @@ describe('MCPResolver against hostile servers', () => {
     expect(await resolver.call('read', {})).toEqual({ from: 'a' });
   });
 
-  it('keeps the heap flat across 100 refreshes of 10,000 new names (approvals of unlisted names are pruned)', async () => {
+  it('keeps the heap flat across 40 refreshes of 10,000 new names (approvals of unlisted names are pruned)', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--expose-gc', join(here, 'testing-fixtures/heap-client.mjs'), '10000', '100'],
+      ['--expose-gc', join(here, 'testing-fixtures/heap-client.mjs'), '10000', '40'],
       { timeout: 900_000, maxBuffer: 1 << 20 },
     );
     const { first, last, served, refreshes } = JSON.parse(stdout.trim().split('\n').at(-1)!);
-    expect({ served, refreshes }).toEqual({ served: true, refreshes: 100 });
-    // Unpruned approvals grew ~7.8 MB a refresh: ~700 MB over these 90.
+    expect({ served, refreshes }).toEqual({ served: true, refreshes: 40 });
+    // Unpruned approvals grew ~7.8 MB a refresh: ~230 MB over the 30 measured here (the first 10 warm up).
     expect(last - first).toBeLessThan(40 * 1024 * 1024);
   }, 1_000_000);
 
