@@ -1,6 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { defineProject } from 'vitest/config';
 
 const conditions = ['@toolgate/source', 'node', 'import', 'module', 'default'];
+
+/**
+ * Test files run in parallel, even on 2 cores: most of the suite's time is spent waiting on child
+ * processes, servers and deadlines, not computing. Vitest's default (one fewer than the cores) runs a
+ * 2-core machine's files one at a time. Packages still run one after another (turbo concurrency 1),
+ * so this is the whole suite's parallelism. `TOOLGATE_TEST_WORKERS` overrides it.
+ */
+const testWorkers = Number(process.env.TOOLGATE_TEST_WORKERS) || Math.max(3, availableParallelism());
 
 /**
  * The one vitest project shape every package uses: sibling packages resolve to their `src/` through
@@ -13,6 +22,12 @@ export function toolgateProject(name: string, testTimeout = 60_000) {
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
-    test: { name, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout, hookTimeout: testTimeout },
+    test: {
+      name,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout,
+      hookTimeout: testTimeout,
+      maxWorkers: testWorkers,
+    },
   });
 }
