@@ -17,7 +17,7 @@ import type {
   SearchResult,
   WriteResult,
 } from './environment.js';
-import { defaultInheritedVariables, runCommand, scrubbedEnvironment } from './local-exec.js';
+import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from './local-exec.js';
 import { fetchLocal, type HostResolver, type NetworkRules, systemResolver } from './local-fetch.js';
 import { listLocalDirectory, readLocalFile, writeLocalFile } from './local-files.js';
 import { globLocal } from './local-glob.js';
@@ -181,19 +181,7 @@ export class LocalEnvironment implements Environment {
   }
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    if (typeof command !== 'string' || command.trim() === '') {
-      return Promise.reject(new ToolgateError('COMMAND_FAILED', 'the command is empty; pass a command line'));
-    }
-    const ceiling = this.#options.maxCommandTimeoutMs ?? 600_000;
-    return runCommand(command, {
-      cwd: this.root,
-      shell: this.#options.shell ?? '/bin/sh',
-      env: this.#commandEnv,
-      timeoutMs: Math.min(options.timeoutMs ?? this.#options.commandTimeoutMs ?? 30_000, ceiling),
-      maxOutputBytes: this.#options.maxOutputBytes ?? 1024 * 1024,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-    });
+    return execCommand(command, options, this.#options, { cwd: this.root, env: this.#commandEnv });
   }
 
   fetch(request: FetchRequest): Promise<FetchResponse> {

@@ -41,6 +41,42 @@ export interface RunCommandOptions {
   onOutput?: ExecOptions['onOutput'];
 }
 
+/** An environment's command settings, as `LocalEnvironmentOptions` names them. */
+export interface CommandSettings {
+  /** Default `/bin/sh`. */
+  shell?: string;
+  /** Default 30,000 ms. */
+  commandTimeoutMs?: number;
+  /** The ceiling a call's own `timeoutMs` is held to. Default 600,000 ms. */
+  maxCommandTimeoutMs?: number;
+  /** Per stream. Default 1 MiB. */
+  maxOutputBytes?: number;
+}
+
+/**
+ * One `exec` of an environment: an empty command is refused, the settings' defaults and ceiling are
+ * applied, and the command runs with {@link runCommand} in `cwd` with `env` (behind `prefix`, if any).
+ */
+export function execCommand(
+  command: string,
+  options: ExecOptions,
+  settings: CommandSettings,
+  where: { cwd: string; env: Record<string, string>; prefix?: readonly string[] },
+): Promise<ExecResult> {
+  if (typeof command !== 'string' || command.trim() === '') {
+    return Promise.reject(new ToolgateError('COMMAND_FAILED', 'the command is empty; pass a command line'));
+  }
+  const ceiling = settings.maxCommandTimeoutMs ?? 600_000;
+  return runCommand(command, {
+    ...where,
+    shell: settings.shell ?? '/bin/sh',
+    timeoutMs: Math.min(options.timeoutMs ?? settings.commandTimeoutMs ?? 30_000, ceiling),
+    maxOutputBytes: settings.maxOutputBytes ?? 1024 * 1024,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+  });
+}
+
 /** The environment a command gets: the allowed variables of this process, plus fixed ones. */
 export function scrubbedEnvironment(
   inherit: readonly string[],

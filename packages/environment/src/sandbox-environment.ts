@@ -15,7 +15,7 @@ import type {
   WriteResult,
 } from './environment.js';
 import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment.js';
-import { defaultInheritedVariables, runCommand, scrubbedEnvironment } from './local-exec.js';
+import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from './local-exec.js';
 import { probeSandbox, sandboxArguments } from './sandbox-arguments.js';
 
 /** What a {@link SandboxEnvironment} is built with: a {@link LocalEnvironment}'s options and the sandbox's. */
@@ -104,19 +104,10 @@ export class SandboxEnvironment implements Environment {
 
   /** Runs a command line with `shell -c` inside the sandbox, in the workspace root. */
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    if (typeof command !== 'string' || command.trim() === '') {
-      return Promise.reject(new ToolgateError('COMMAND_FAILED', 'the command is empty; pass a command line'));
-    }
-    const ceiling = this.#options.maxCommandTimeoutMs ?? 600_000;
-    return runCommand(command, {
+    return execCommand(command, options, this.#options, {
       cwd: this.root,
-      shell: this.#options.shell ?? '/bin/sh',
-      prefix: this.#prefix,
       env: this.#commandEnv,
-      timeoutMs: Math.min(options.timeoutMs ?? this.#options.commandTimeoutMs ?? 30_000, ceiling),
-      maxOutputBytes: this.#options.maxOutputBytes ?? 1024 * 1024,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      prefix: this.#prefix,
     });
   }
 
