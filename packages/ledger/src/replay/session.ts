@@ -139,6 +139,8 @@ export class ReplaySession implements ToolResolver {
         return recorder.toolReturned(record);
       },
       toolChanged: (record) => recorder.toolChanged?.(record),
+      // a replayed run derives its agents as the recorded one did, and records them the same way
+      agentDerived: (record) => recorder.agentDerived?.(record),
     };
   }
 
