@@ -1,5 +1,6 @@
-import type { FunctionTool, RunConfig, RunContext, ToolCallDetails } from '@openai/agents';
+import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ExternalDecision, ToolDescription } from '@toolgate/core';
+import { AskedCalls } from './asked-calls.js';
 import { errorText, modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
@@ -41,12 +42,6 @@ export interface GatedAgentsTools {
   readonly strictness: Readonly<Record<string, Strictness>>;
 }
 
-/** A call that policy sent to `ask`, kept from Agents' approval check until the call is answered. */
-export interface AskedCall {
-  tool: string;
-  parameters: unknown;
-}
-
 /**
  * A granted {@link AgentHandle} as OpenAI Agents JS function tools: exactly the handle's granted
  * tools, each call through the gate (grant, validation, policy, output caps, the ledger).
@@ -65,7 +60,7 @@ export async function agentsTools(
 ): Promise<GatedAgentsTools> {
   const approvedBy = options.approvedBy ?? 'openai-agents';
   const lane = new SerialLane();
-  const asked = new Map<string, AskedCall>();
+  const asked = new AskedCalls(handle, lane, approvedBy);
   const strictness: Record<string, Strictness> = {};
   const tools: FunctionTool<unknown, never, unknown>[] = [];
   for (const description of await handle.toolSchemas()) {
@@ -78,20 +73,21 @@ export async function agentsTools(
     strictness,
     runOptions: {
       toolNotFoundBehavior: 'return_error_to_model',
-      toolErrorFormatter: gatedErrorFormatter(handle, {
-        lane,
-        asked,
-        approvedBy,
-        offered: new Set(Object.keys(strictness)),
-      }),
+      toolErrorFormatter: gatedErrorFormatter(handle, lane, asked),
       toolExecution: { maxFunctionToolConcurrency: 1 },
     },
   };
 }
 
+/** What Agents hands a tool's `execute` beside the input (its `ToolCallDetails`, not exported by name). */
+interface CallDetails {
+  toolCall?: { callId?: string };
+  signal?: AbortSignal;
+}
+
 interface Shared {
   lane: SerialLane;
-  asked: Map<string, AskedCall>;
+  asked: AskedCalls;
   approvedBy: string;
   strict: 'auto' | false;
 }
@@ -103,16 +99,20 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
     {
       name,
       description: description.description,
+      isEnabled: async ({ runContext }: { runContext: RunContext }) => {
+        await shared.asked.sweep(runContext);
+        return true;
+      },
       needsApproval: async (_runContext: RunContext, parameters: unknown, callId?: string) => {
         const check = await handle.check(name, parameters);
         if (check.status !== 'ask') return false;
-        if (callId !== undefined) shared.asked.set(callId, { tool: name, parameters });
+        if (callId !== undefined) shared.asked.remember(callId, name, parameters);
         return true;
       },
-      execute: (parameters: unknown, runContext?: RunContext, details?: ToolCallDetails) =>
+      execute: (parameters: unknown, runContext?: RunContext, details?: CallDetails) =>
         shared.lane.run(async () => {
           const callId = details?.toolCall?.callId;
-          if (callId !== undefined) shared.asked.delete(callId);
+          if (callId !== undefined) shared.asked.forget(callId);
           const decision = approvalOf(runContext, name, callId, shared.approvedBy);
           const result = await handle.callTool(name, parameters, {
             ...(details?.signal ? { signal: details.signal } : {}),
