@@ -25,6 +25,7 @@ const allowed = {
     '@toolgate/builtins',
     '@modelcontextprotocol/sdk',
   ],
+  'openai-agents': ['@toolgate/core'],
 };
 
 const isTest = (file) =>
