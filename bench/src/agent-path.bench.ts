@@ -6,7 +6,7 @@
  * - AI SDK (`ai` 6): what `generateText` does for a tool call once the model has answered —
  *   `asSchema(tool.inputSchema)`, `safeParseJSON({ text, schema })` (secure JSON parse + schema
  *   validation), then `executeTool({ execute, input, options: { toolCallId, messages } })`.
- * - Agents SDK (`@openai/agents-core` 0.14): `tool({ parameters, execute }).invoke(runContext, text)`
+ * - Agents SDK (`@openai/agents-core` 0.20): `tool({ parameters, execute }).invoke(runContext, text)`
  *   (JSON parse, zod validation, the error function, the timeout wrapper).
  * - toolgate: `JSON.parse(text)` then `agent.callTool` — grant check, policy (a one-rule document),
  *   validation, output check and cap, and three events (tool.called, policy.decided, tool.returned)
@@ -14,12 +14,20 @@
  *
  * No target in the issue: toolgate does strictly more work, so the figure is printed, with the
  * microseconds that work adds per call.
+ *
+ * Then the framework loop itself (issue 14): one `oracle` call through Agents' `run()` with its
+ * `ScriptedModel`, the tool built by `@toolgate/openai-agents` (no recorder) against a plain Agents
+ * `tool()` with the same zod schema and body — target ≤ 1.2× — and the adapter over the ledger,
+ * printed. Both sides build the same agent and script each call and parse the same arguments.
  */
 import { asSchema, executeTool, safeParseJSON } from '@ai-sdk/provider-utils';
+import { Agent, run, setTracingDisabled } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { tool as agentsTool, RunContext } from '@openai/agents-core';
 import { drawOmen } from '@toolgate/builtins';
 import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LedgerRecorder, MemoryStore } from '@toolgate/ledger';
+import { agentsTools, type GatedRunOptions } from '@toolgate/openai-agents';
 import { tool as aiTool } from 'ai';
 import { z } from 'zod';
 import { compareLatency } from './compare.js';
@@ -116,7 +124,7 @@ const sdkSides = [
     title: 'agent path: toolgate against the OpenAI Agents SDK function tool',
     what:
       'One `oracle` call from the JSON text a model sends, same zod schema and body: `@openai/agents-core` ' +
-      '0.14 `tool({ parameters, execute }).invoke(runContext, text)` (parse, validation, error function, ' +
+      '0.20 `tool({ parameters, execute }).invoke(runContext, text)` (parse, validation, error function, ' +
       'timeout wrapper) vs toolgate `JSON.parse` + `agent.callTool` with the hash-chained in-memory ledger. ' +
       'Printed beside: toolgate with no recorder, and the floor.',
     anchor: { name: 'Agents SDK: functionTool.invoke', fn: viaAgentsSdk },
@@ -130,3 +138,55 @@ for (const sides of sdkSides) {
     note: ([sdk, toolgate]) => `toolgate takes ${format(toolgate!.median - sdk!.median)} µs a call more`,
   });
 }
+
+// The Agents run loop (issue 14) ------------------------------------------------------------------
+setTracingDisabled(true);
+type LoopTools = Agent['tools'];
+const loopArguments = { seed: 'moss on the north stones', depth: 3 };
+/** One model turn calling the oracle, then a final answer: what both sides of the loop run. */
+async function viaLoop(tools: LoopTools, options?: GatedRunOptions): Promise<unknown> {
+  const model = new ScriptedModel([
+    [functionCall('oracle', loopArguments, { callId: 'c1' })],
+    [assistantMessage('the stones have spoken')],
+  ]);
+  const loopAgent = new Agent({ name: 'fortune-teller', instructions: 'Read the omens.', model, tools });
+  const result = await run(loopAgent, 'What do the stones say?', options);
+  const output = result.newItems.find((item) => item.type === 'tool_call_output_item');
+  return output?.type === 'tool_call_output_item' ? output.output : undefined;
+}
+const plainTools: LoopTools = [
+  agentsTool({ name: 'oracle', description, parameters: schema, execute: (input) => JSON.stringify(body(input)) }),
+];
+const gated = await agentsTools(unrecorded);
+let loopCalls = 0;
+let ledgerTools = await agentsTools(freshLoopAgent());
+/** The adapter over a fresh hash-chained ledger every 1,000 calls, so memory stays flat. */
+function freshLoopAgent() {
+  const recorder = new LedgerRecorder(new MemoryStore(), { runId: 'bench' });
+  return new ToolGate(registry, { policy, recorder, callIds: () => `call-${loopCalls}` }).forAgent(manifest);
+}
+const viaPlainLoop = () => viaLoop(plainTools);
+const viaGatedLoop = () => viaLoop(gated.tools, gated.runOptions);
+const viaLedgerLoop = async () => {
+  if (++loopCalls % 1_000 === 0) ledgerTools = await agentsTools(freshLoopAgent());
+  return viaLoop(ledgerTools.tools, ledgerTools.runOptions);
+};
+const loopOutputs = { plain: await viaPlainLoop(), adapter: await viaGatedLoop(), ledger: await viaLedgerLoop() };
+const loopExpected = JSON.stringify(body(loopArguments));
+for (const [side, output] of Object.entries(loopOutputs)) {
+  if (output !== loopExpected) throw new Error(`${side} loop returned ${JSON.stringify(output)}, not ${loopExpected}`);
+}
+await compareLatency({
+  id: 'agent-path-openai-agents-loop',
+  title: 'Agents run loop: the @toolgate/openai-agents tool against a plain Agents tool()',
+  what:
+    'One `oracle` call through `@openai/agents` 0.20 `run()` with its `ScriptedModel` (a tool-call turn, then a ' +
+    'final answer; a new model and agent each call, on both sides): the tool from `agentsTools(handle)` with its ' +
+    '`runOptions` and no recorder, against a plain `tool({ parameters: zodSchema, execute })`. Printed beside: ' +
+    'the adapter over the hash-chained in-memory ledger.',
+  anchor: { name: 'Agents: run() with a plain tool()', fn: viaPlainLoop },
+  subject: { name: 'Agents: run() with agentsTools (no recorder)', fn: viaGatedLoop },
+  others: [{ name: 'Agents: run() with agentsTools + ledger', fn: viaLedgerLoop }],
+  maxRatio: 1.2,
+  note: ([plain, adapter]) => `the adapter adds ${format(adapter!.median - plain!.median)} µs a run`,
+});
