@@ -155,7 +155,12 @@ async function viaLoop(tools: LoopTools, options?: GatedRunOptions): Promise<unk
   return output?.type === 'tool_call_output_item' ? output.output : undefined;
 }
 const plainTools: LoopTools = [
-  agentsTool({ name: 'oracle', description, parameters: schema, execute: (input) => JSON.stringify(body(input)) }),
+  agentsTool({
+    name: 'oracle',
+    description,
+    parameters: schema,
+    execute: (input) => JSON.stringify(body(input)),
+  }),
 ];
 const gated = await agentsTools(unrecorded);
 let loopCalls = 0;
@@ -171,10 +176,15 @@ const viaLedgerLoop = async () => {
   if (++loopCalls % 1_000 === 0) ledgerTools = await agentsTools(freshLoopAgent());
   return viaLoop(ledgerTools.tools, ledgerTools.runOptions);
 };
-const loopOutputs = { plain: await viaPlainLoop(), adapter: await viaGatedLoop(), ledger: await viaLedgerLoop() };
+const loopOutputs = {
+  plain: await viaPlainLoop(),
+  adapter: await viaGatedLoop(),
+  ledger: await viaLedgerLoop(),
+};
 const loopExpected = JSON.stringify(body(loopArguments));
 for (const [side, output] of Object.entries(loopOutputs)) {
-  if (output !== loopExpected) throw new Error(`${side} loop returned ${JSON.stringify(output)}, not ${loopExpected}`);
+  if (output !== loopExpected)
+    throw new Error(`${side} loop returned ${JSON.stringify(output)}, not ${loopExpected}`);
 }
 await compareLatency({
   id: 'agent-path-openai-agents-loop',

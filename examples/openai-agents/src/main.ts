@@ -50,9 +50,16 @@ while (result.interruptions.length > 0) {
 console.log(`\nmodel: ${result.finalOutput}\n\nledger:`);
 const events = await readAll(store.read());
 for (const event of events) {
-  const payload = event.payload as { tool?: string; decision?: string; reason?: string; error?: { code: string } };
+  const payload = event.payload as {
+    tool?: string;
+    decision?: string;
+    reason?: string;
+    error?: { code: string };
+  };
   const detail = payload.error?.code ?? (payload.decision ? `${payload.decision} (${payload.reason})` : '');
-  console.log(`  ${event.seq} ${event.kind.padEnd(14)} ${event.actor.padEnd(7)} ${payload.tool ?? ''} ${detail}`);
+  console.log(
+    `  ${event.seq} ${event.kind.padEnd(14)} ${event.actor.padEnd(7)} ${payload.tool ?? ''} ${detail}`,
+  );
 }
 const verified = await verifyLedgerText(events.map((event) => canonicalJson(event)).join('\n'));
 console.log(`\nverified: ${verified.ok ? 'ok' : 'BROKEN'}, ${events.length} events`);

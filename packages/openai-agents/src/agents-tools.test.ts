@@ -2,13 +2,7 @@ import { run } from '@openai/agents';
 import { assistantMessage, functionCall } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
 import { agentsTools } from './agents-tools.js';
-import {
-  ledgerEvents,
-  ran,
-  recordedGate,
-  scriptedAgent,
-  toolOutputsSent,
-} from './test-support/fixtures.js';
+import { ledgerEvents, ran, recordedGate, scriptedAgent, toolOutputsSent } from './test-support/fixtures.js';
 
 describe('agentsTools through a real Agents run loop', () => {
   it('offers exactly the granted tools that exist, and runs a granted call through the gate', async () => {
@@ -54,10 +48,33 @@ describe('agentsTools through a real Agents run loop', () => {
     expect(events[1]?.payload).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
   });
 
+  it('refuses a granted tool the agent was not given (it did not exist) through a child granted nothing', async () => {
+    const { gate, store } = recordedGate();
+    const { tools, runOptions } = await agentsTools(
+      gate.forAgent({ name: 'teller', tools: ['oracle', 'ghost'] }),
+    );
+    const { agent, model } = scriptedAgent('teller', tools, [
+      [functionCall('ghost', {}, { callId: 'c1' })],
+      [assistantMessage('no ghost')],
+    ]);
+    await run(agent, 'call the ghost', runOptions);
+    const sent = toolOutputsSent(model, 1).get('c1') as { text: string };
+    expect(JSON.parse(sent.text)).toMatchObject({ code: 'CAPABILITY_VIOLATION' });
+    const events = await ledgerEvents(store);
+    expect(events.map((event) => `${event.kind} ${event.actor}`)).toEqual([
+      'agent.derived teller',
+      'tool.called teller/unoffered',
+      'tool.returned teller/unoffered',
+    ]);
+    expect(events[0]?.payload).toEqual({ agent: 'teller/unoffered', parent: 'teller', tools: [] });
+  });
+
   it('without the run options Agents ends the turn on an unknown tool (what the options are for)', async () => {
     const { gate, store } = recordedGate();
     const { tools } = await agentsTools(gate.forAgent({ name: 'teller', tools: ['oracle'] }));
-    const { agent } = scriptedAgent('teller', tools, [[functionCall('vault', { door: 'north' }, { callId: 'c1' })]]);
+    const { agent } = scriptedAgent('teller', tools, [
+      [functionCall('vault', { door: 'north' }, { callId: 'c1' })],
+    ]);
     await expect(run(agent, 'open the vault')).rejects.toThrow(/vault/);
     expect(await ledgerEvents(store)).toEqual([]);
   });

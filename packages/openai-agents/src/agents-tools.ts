@@ -64,7 +64,12 @@ export async function agentsTools(
   const strictness: Record<string, Strictness> = {};
   const tools: FunctionTool<unknown, never, unknown>[] = [];
   for (const description of await handle.toolSchemas()) {
-    const built = gatedTool(handle, description, { lane, asked, approvedBy, strict: options.strict ?? 'auto' });
+    const built = gatedTool(handle, description, {
+      lane,
+      asked,
+      approvedBy,
+      strict: options.strict ?? 'auto',
+    });
     tools.push(built.tool);
     strictness[description.name] = built.strictness;
   }

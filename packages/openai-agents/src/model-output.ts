@@ -32,7 +32,10 @@ function agentsPart(part: ContentPart): AgentsOutputPart {
     case 'image':
       return { type: 'image', image: { data: part.data, mediaType: part.mimeType } };
     case 'audio':
-      return { type: 'text', text: `[audio (${part.mimeType}) omitted: Agents tool output carries no audio]` };
+      return {
+        type: 'text',
+        text: `[audio (${part.mimeType}) omitted: Agents tool output carries no audio]`,
+      };
     case 'resource_link':
       return { type: 'text', text: JSON.stringify(part) };
     case 'resource':

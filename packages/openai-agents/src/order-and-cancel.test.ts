@@ -37,7 +37,13 @@ describe('order, cancellation and content through Agents run()', () => {
     const called = (await ledgerEvents(store))
       .filter((event) => event.kind === 'tool.called')
       .map((event) => (event.payload as { parameters: { line?: string; seed?: string } }).parameters);
-    expect(called).toEqual([{ line: 'one' }, { line: 'two' }, { seed: 'between' }, { line: 'three' }, { line: 'four' }]);
+    expect(called).toEqual([
+      { line: 'one' },
+      { line: 'two' },
+      { seed: 'between' },
+      { line: 'three' },
+      { line: 'four' },
+    ]);
   });
 
   it('keeps calls that are not parallel-safe apart even when the run is started without the run options', async () => {

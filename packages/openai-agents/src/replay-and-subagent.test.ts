@@ -1,10 +1,22 @@
 import { Agent, run } from '@openai/agents';
-import { assistantMessage, functionCall, ScriptedModel, type ScriptedModelInput } from '@openai/agents/testing';
+import {
+  assistantMessage,
+  functionCall,
+  ScriptedModel,
+  type ScriptedModelInput,
+} from '@openai/agents/testing';
 import { type AgentHandle, ToolGate } from '@toolgate/core';
 import { LedgerRecorder, MemoryStore, ReplaySession, replayRegistry, steppingClock } from '@toolgate/ledger';
 import { describe, expect, it } from 'vitest';
 import { agentsTools } from './agents-tools.js';
-import { counter, ledgerEvents, ledgerLines, ran, recordedGate, toolOutputsSent } from './test-support/fixtures.js';
+import {
+  counter,
+  ledgerEvents,
+  ledgerLines,
+  ran,
+  recordedGate,
+  toolOutputsSent,
+} from './test-support/fixtures.js';
 
 const manifest = { name: 'teller', tools: ['oracle', 'scribe', 'painter', 'vault', 'wire'] };
 
@@ -89,7 +101,12 @@ describe('a subagent as a tool, on a narrowed handle', () => {
       [functionCall('vault', { door: 'north' }, { callId: 's2' })],
       [assistantMessage('the ash turns once')],
     ]);
-    const seerAgent = new Agent({ name: 'seer', instructions: 'Read omens.', model: subModel, tools: sub.tools });
+    const seerAgent = new Agent({
+      name: 'seer',
+      instructions: 'Read omens.',
+      model: subModel,
+      tools: sub.tools,
+    });
     const parent = await agentsTools(teller);
     const parentModel = new ScriptedModel([
       [functionCall('ask_seer', { input: 'what does the ash say?' }, { callId: 'p1' })],
@@ -101,7 +118,11 @@ describe('a subagent as a tool, on a narrowed handle', () => {
       model: parentModel,
       tools: [
         ...parent.tools,
-        seerAgent.asTool({ toolName: 'ask_seer', toolDescription: 'Asks the seer.', runConfig: sub.runOptions }),
+        seerAgent.asTool({
+          toolName: 'ask_seer',
+          toolDescription: 'Asks the seer.',
+          runConfig: sub.runOptions,
+        }),
       ],
     });
     const result = await run(tellerAgent, 'ask', parent.runOptions);

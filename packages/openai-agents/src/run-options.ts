@@ -17,13 +17,19 @@ import type { SerialLane } from './serial-lane.js';
  *   call goes to the gate with the rejection as its external decision, so the ledger records
  *   `not approved by …` (see {@link AskedCalls}).
  */
-export function gatedErrorFormatter(handle: AgentHandle, lane: SerialLane, asked: AskedCalls): ToolErrorFormatter {
+export function gatedErrorFormatter(
+  handle: AgentHandle,
+  lane: SerialLane,
+  asked: AskedCalls,
+): ToolErrorFormatter {
   let unoffered: AgentHandle | undefined;
   return async ({ kind, toolName, callId, runContext }) => {
     if (kind === 'tool_not_found') {
-      const refusing = handle.manifest.tools.includes(toolName)
-        ? (unoffered ??= handle.narrow([], `${handle.manifest.name}/unoffered`))
-        : handle;
+      let refusing = handle;
+      if (handle.manifest.tools.includes(toolName)) {
+        unoffered ??= handle.narrow([], `${handle.manifest.name}/unoffered`);
+        refusing = unoffered;
+      }
       const result = await lane.run(() => refusing.callTool(toolName));
       return result.isError ? errorText(result.error) : undefined;
     }

@@ -19,7 +19,8 @@ export function strictTool(
 ): { tool: FunctionTool<unknown, never, unknown>; strictness: Strictness } {
   // biome-ignore lint/suspicious/noExplicitAny: Agents' option union is keyed on the schema's static type, which a runtime JSON Schema has not
   const build = (strict: boolean) => tool({ ...parts, parameters: structuredClone(schema), strict } as any);
-  if (prefer === false) return { tool: build(false), strictness: { strict: false, reason: 'strict mode turned off' } };
+  if (prefer === false)
+    return { tool: build(false), strictness: { strict: false, reason: 'strict mode turned off' } };
   try {
     return { tool: build(true), strictness: { strict: true } };
   } catch (error) {

@@ -12,7 +12,9 @@ describe('strict mode per tool', () => {
     const registry = new ToolRegistry();
     for (const tool of builtinTools(new MemoryEnvironment())) registry.register(tool);
     const names = registry.names();
-    const { tools, strictness } = await agentsTools(new ToolGate(registry).forAgent({ name: 'all', tools: names }));
+    const { tools, strictness } = await agentsTools(
+      new ToolGate(registry).forAgent({ name: 'all', tools: names }),
+    );
     expect(tools.map((tool) => tool.name)).toEqual(names);
     expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.strict]))).toEqual({
       read_file: true,

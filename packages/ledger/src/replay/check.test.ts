@@ -29,14 +29,21 @@ describe('a pre-flight check on a replay', () => {
       const replay = new ReplaySession(await readAll(store.read()), { mode });
       const replayed = new ToolGate(
         replayRegistry(replay),
-        replay.gateOptions({ recorder: new LedgerRecorder(new MemoryStore(), { runId: 'r' }), callIds: counter() }),
+        replay.gateOptions({
+          recorder: new LedgerRecorder(new MemoryStore(), { runId: 'r' }),
+          callIds: counter(),
+        }),
       ).forAgent({ name: 'teller', tools: ['oracle'] });
       for (const approved of [true, false]) {
         expect(await replayed.check('oracle', { seed: 'moss' })).toMatchObject({
           status: 'ask',
           reason: 'omens need a witness',
         });
-        const result = await replayed.callTool('oracle', { seed: 'moss' }, { decision: { approved, by: 'ui' } });
+        const result = await replayed.callTool(
+          'oracle',
+          { seed: 'moss' },
+          { decision: { approved, by: 'ui' } },
+        );
         expect(result.isError).toBe(!approved);
       }
       expect(replay.divergences).toEqual([]);

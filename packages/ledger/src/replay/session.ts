@@ -248,7 +248,8 @@ export class ReplaySession implements ToolResolver {
     if (pending) return pending.recorded;
     // A pre-flight check (`AgentHandle.check`) asks before its call begins: it gets the verdict of
     // the next recorded call of that key not made yet, so a replayed `ask` is asked again.
-    if (this.mode === 'strict') return this.#recording.calls.slice(this.#next).find((call) => call.key === key);
+    if (this.mode === 'strict')
+      return this.#recording.calls.slice(this.#next).find((call) => call.key === key);
     return this.#recording.calls.filter((call) => call.key === key)[this.#used.get(key) ?? 0];
   }
 

@@ -56,7 +56,10 @@ const painter = defineTool({
   description: 'Paints a picture.',
   input: z.object({ subject: z.string().describe('What to paint.') }),
   run: ({ subject }) =>
-    toolResult({ output: { painted: subject }, content: [{ type: 'image', data: pixel, mimeType: 'image/png' }] }),
+    toolResult({
+      output: { painted: subject },
+      content: [{ type: 'image', data: pixel, mimeType: 'image/png' }],
+    }),
 });
 
 /** Every run counts here: a test proves a refused call never ran. */
