@@ -41,9 +41,13 @@ try {
   }
   const zod = `zod@${pinned('zod')}`;
   const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
-  installAndImport('everything', names, tarballs, [zod, sdk]);
-  // Only the MCP packages may need the SDK: the rest install and import without it.
-  const withoutSdk = names.filter((name) => !name.startsWith('@toolgate/mcp-'));
+  const agents = `@openai/agents@${pinned('@openai/agents')}`;
+  installAndImport('everything', names, tarballs, [zod, sdk, agents]);
+  // Only the MCP packages may need the SDK: the rest install and import without it. (The Agents
+  // adapter is left out: its framework brings an MCP client of its own, as an optional dependency.)
+  const withoutSdk = names.filter(
+    (name) => !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/openai-agents',
+  );
   installAndImport(
     'no-mcp-sdk',
     withoutSdk,
