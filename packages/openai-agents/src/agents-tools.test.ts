@@ -1,8 +1,17 @@
 import { run } from '@openai/agents';
 import { assistantMessage, functionCall } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
+import { ToolGate } from '@toolgate/core';
 import { agentsTools } from './agents-tools.js';
-import { ledgerEvents, ran, recordedGate, scriptedAgent, toolOutputsSent } from './test-support/fixtures.js';
+import {
+  ledgerEvents,
+  policy,
+  ran,
+  recordedGate,
+  registry,
+  scriptedAgent,
+  toolOutputsSent,
+} from './test-support/fixtures.js';
 
 describe('agentsTools through a real Agents run loop', () => {
   it('offers exactly the granted tools that exist, and runs a granted call through the gate', async () => {
@@ -96,5 +105,39 @@ describe('agentsTools through a real Agents run loop', () => {
     const events = await ledgerEvents(store);
     expect(events[1]?.payload).toMatchObject({ verdict: 'deny', decision: 'deny' });
     expect(events[2]?.payload).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
+  });
+
+  it('ends the run when the recorder fails, rather than going on unrecorded', async () => {
+    const failing = {
+      toolCalled: () => Promise.reject(new Error('disk full')),
+      policyDecided: () => {},
+      toolReturned: () => {},
+    };
+    const gate = new ToolGate(registry(), { policy, recorder: failing });
+    const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'teller', tools: ['oracle'] }));
+    const { agent } = scriptedAgent('teller', tools, [
+      [functionCall('oracle', { seed: 'moss' }, { callId: 'c1' })],
+      [assistantMessage('never')],
+    ]);
+    await expect(run(agent, 'go', runOptions)).rejects.toThrow(/disk full/);
+  });
+
+  it('never crashes the run on arguments that are not JSON: Agents holds the call, then answers it itself', async () => {
+    const { gate, store } = recordedGate();
+    const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'teller', tools: ['oracle'] }));
+    const { agent, model } = scriptedAgent('teller', tools, [
+      [functionCall('oracle', '{"seed": "moss"', { callId: 'c1' })],
+      [assistantMessage('retrying later')],
+    ]);
+    // Agents cannot evaluate an approval function on them, so it holds such a call for approval
+    const first = await run(agent, 'go', runOptions);
+    expect(first.interruptions.map((item) => item.name)).toEqual(['oracle']);
+    first.state.approve(first.interruptions[0]!);
+    const result = await run(agent, first.state, runOptions);
+    expect(result.finalOutput).toBe('retrying later');
+    expect(toolOutputsSent(model, 1).get('c1')).toMatchObject({
+      text: expect.stringContaining('valid JSON'),
+    });
+    expect(await ledgerEvents(store)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ExternalDecision, ToolDescription } from '@toolgate/core';
 import { AskedCalls } from './asked-calls.js';
-import { errorText, modelOutput } from './model-output.js';
+import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
 import { type Strictness, strictTool } from './strict-tool.js';
@@ -125,8 +125,9 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
           });
           return modelOutput(result);
         }),
-      errorFunction: (_runContext: RunContext, error: unknown) =>
-        errorText({ code: 'TOOL_FAILED', message: error instanceof Error ? error.message : String(error) }),
+      // Refusals and failures come back from the gate as results, never thrown; what can throw is a
+      // failing recorder, and a run must never go on silently unrecorded: Agents ends it instead.
+      errorFunction: null,
     },
     shared.strict,
   );
