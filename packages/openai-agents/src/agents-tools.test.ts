@@ -1,7 +1,7 @@
 import { run } from '@openai/agents';
 import { assistantMessage, functionCall } from '@openai/agents/testing';
-import { describe, expect, it } from 'vitest';
 import { ToolGate } from '@toolgate/core';
+import { describe, expect, it } from 'vitest';
 import { agentsTools } from './agents-tools.js';
 import {
   ledgerEvents,
