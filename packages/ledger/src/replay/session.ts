@@ -242,9 +242,17 @@ export class ReplaySession implements ToolResolver {
     return restored.output ?? null;
   }
 
+  /**
+   * The recording of a call under way; or, for a pre-flight check (`handle.check`, which records
+   * nothing), of the call the replay will make next with this key.
+   */
   #find(tool: string, agent: string, parameters: unknown): RecordedCall | undefined {
     const key = callKey(agent, tool, parameters);
-    return this.#pending.find((call) => call.key === key)?.recorded;
+    const pending = this.#pending.find((call) => call.key === key);
+    if (pending) return pending.recorded;
+    const calls = this.#recording.calls;
+    if (this.mode === 'strict') return calls[this.#next]?.key === key ? calls[this.#next] : undefined;
+    return calls.filter((call) => call.key === key)[this.#used.get(key) ?? 0];
   }
 
   #diverge(seq: number, message: string): Divergence {
