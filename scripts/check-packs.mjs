@@ -41,8 +41,17 @@ try {
   }
   const zod = `zod@${pinned('zod')}`;
   const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
-  const agents = `@openai/agents@${pinned('@openai/agents')}`;
-  installAndImport('everything', names, tarballs, [zod, sdk, agents]);
+  // the frameworks adapters are for (peers such as `ai`), at the catalog's version
+  const frameworks = [
+    ...new Set(
+      packages.flatMap((dir) =>
+        Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).peerDependencies ?? {}),
+      ),
+    ),
+  ]
+    .filter((name) => name !== 'zod' && name !== '@modelcontextprotocol/sdk')
+    .map((name) => `${name}@${pinned(name)}`);
+  installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
   // Only the MCP packages may need the SDK: the rest install and import without it. (The Agents
   // adapter is left out: its framework brings an MCP client of its own, as an optional dependency.)
   const withoutSdk = names.filter(
@@ -52,7 +61,7 @@ try {
     'no-mcp-sdk',
     withoutSdk,
     withoutSdk.map((name) => tarballs[names.indexOf(name)]),
-    [zod],
+    [zod, ...frameworks],
     (project) => {
       if (existsSync(join(project, 'node_modules', '@modelcontextprotocol'))) {
         throw new Error('the MCP SDK was installed for packages that must not need it');

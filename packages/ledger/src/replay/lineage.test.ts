@@ -35,6 +35,21 @@ async function run(options: (recorder: LedgerRecorder) => ToolGateOptions, regis
 }
 
 describe('agent.derived and external decisions in a ledger', () => {
+  it('answers a pre-flight check in a replay with the decision recorded for the next call', async () => {
+    const recorded = await run((recorder) => ({ recorder, policy, callIds: counter() }));
+    const replay = new ReplaySession(recorded.events, { mode: 'strict' });
+    const store = new MemoryStore({ clock: steppingClock() });
+    const recorder = new LedgerRecorder(store, { runId: 'r' });
+    const gate = new ToolGate(replayRegistry(replay), replay.gateOptions({ recorder, callIds: counter() }));
+    const apprentice = gate.forAgent({ name: 'teller', tools: ['oracle', 'brittle'] }).narrow(['oracle']);
+    // the policy (ask) is gone in a replay: only the recording can say the first call was an ask
+    expect(await apprentice.check('oracle', { seed: 'moss' })).toMatchObject({
+      status: 'ask',
+      reason: 'omens need a witness',
+    });
+    expect(await readAll(store.read())).toEqual([]);
+  });
+
   it('records the lineage before the first call of the derived agent, and replays it byte-identically', async () => {
     const recorded = await run((recorder) => ({ recorder, policy, callIds: counter() }));
     expect(recorded.events.map((event) => `${event.kind} ${event.actor}`)).toEqual([

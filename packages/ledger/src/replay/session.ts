@@ -242,6 +242,10 @@ export class ReplaySession implements ToolResolver {
     return restored.output ?? null;
   }
 
+  /**
+   * The recording of a call under way; or, for a pre-flight check (`handle.check`, which records
+   * nothing), of the call the replay will make next with this key.
+   */
   #find(tool: string, agent: string, parameters: unknown): RecordedCall | undefined {
     const key = callKey(agent, tool, parameters);
     const pending = this.#pending.find((call) => call.key === key);
