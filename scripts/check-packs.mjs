@@ -49,11 +49,13 @@ try {
       ),
     ),
   ]
-    .filter((name) => name !== 'zod' && name !== '@modelcontextprotocol/sdk')
+    .filter(
+      (name) => name !== 'zod' && name !== '@modelcontextprotocol/sdk' && !name.startsWith('@toolgate/'),
+    )
     .map((name) => `${name}@${pinned(name)}`);
   installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
-  // Only the MCP packages may need the SDK: the rest install and import without it. (The Agents
-  // adapter is left out: its framework brings an MCP client of its own, as an optional dependency.)
+  // Only the MCP packages may need the SDK: the rest install and import without it — but for the
+  // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).
   const withoutSdk = names.filter(
     (name) => !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/openai-agents',
   );
@@ -61,7 +63,7 @@ try {
     'no-mcp-sdk',
     withoutSdk,
     withoutSdk.map((name) => tarballs[names.indexOf(name)]),
-    [zod, ...frameworks],
+    [zod, ...frameworks.filter((peer) => !peer.startsWith('@openai/agents@'))],
     (project) => {
       if (existsSync(join(project, 'node_modules', '@modelcontextprotocol'))) {
         throw new Error('the MCP SDK was installed for packages that must not need it');
