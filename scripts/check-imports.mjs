@@ -25,6 +25,9 @@ const allowed = {
     '@toolgate/builtins',
     '@modelcontextprotocol/sdk',
   ],
+  // an adapter: core and its framework (a peer), nothing else of ours
+  'ai-sdk': ['@toolgate/core'],
+  'openai-agents': ['@toolgate/core'],
 };
 
 const isTest = (file) =>

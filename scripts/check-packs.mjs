@@ -41,14 +41,29 @@ try {
   }
   const zod = `zod@${pinned('zod')}`;
   const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
-  installAndImport('everything', names, tarballs, [zod, sdk]);
-  // Only the MCP packages may need the SDK: the rest install and import without it.
-  const withoutSdk = names.filter((name) => !name.startsWith('@toolgate/mcp-'));
+  // the frameworks adapters are for (peers such as `ai`), at the catalog's version
+  const frameworks = [
+    ...new Set(
+      packages.flatMap((dir) =>
+        Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).peerDependencies ?? {}),
+      ),
+    ),
+  ]
+    .filter(
+      (name) => name !== 'zod' && name !== '@modelcontextprotocol/sdk' && !name.startsWith('@toolgate/'),
+    )
+    .map((name) => `${name}@${pinned(name)}`);
+  installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
+  // Only the MCP packages may need the SDK: the rest install and import without it — but for the
+  // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).
+  const withoutSdk = names.filter(
+    (name) => !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/openai-agents',
+  );
   installAndImport(
     'no-mcp-sdk',
     withoutSdk,
     withoutSdk.map((name) => tarballs[names.indexOf(name)]),
-    [zod],
+    [zod, ...frameworks.filter((peer) => !peer.startsWith('@openai/agents@'))],
     (project) => {
       if (existsSync(join(project, 'node_modules', '@modelcontextprotocol'))) {
         throw new Error('the MCP SDK was installed for packages that must not need it');

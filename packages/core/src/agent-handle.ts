@@ -1,7 +1,15 @@
+import type { CallCheck } from './call-check.js';
 import type { CallOptions } from './context.js';
 import type { ToolCall, ToolGate, ToolResult } from './gate.js';
 import type { Manifest } from './manifest.js';
-import type { PolicyDecidedRecord, Recorder, ToolCalledRecord, ToolReturnedRecord } from './recorder.js';
+import { narrowedManifest } from './narrow.js';
+import type {
+  AgentDerivedRecord,
+  PolicyDecidedRecord,
+  Recorder,
+  ToolCalledRecord,
+  ToolReturnedRecord,
+} from './recorder.js';
 import type { ToolDescription } from './tool.js';
 
 /**
@@ -12,18 +20,83 @@ import type { ToolDescription } from './tool.js';
 export class AgentHandle {
   readonly #gate: ToolGate;
   readonly manifest: Manifest;
+  /** The handle this one was derived from with {@link AgentHandle.narrow}; undefined for a root. */
+  readonly parent: AgentHandle | undefined;
+  /** The derivation still to record (at the first call), or its recording under way. */
+  #lineage: AgentDerivedRecord | Promise<void> | undefined;
 
-  constructor(gate: ToolGate, manifest: Manifest) {
+  /** @param parent set by {@link AgentHandle.narrow}; a handle from `gate.forAgent` has none. */
+  constructor(gate: ToolGate, manifest: Manifest, parent?: AgentHandle) {
     this.#gate = gate;
     this.manifest = manifest;
+    this.parent = parent;
+    if (parent !== undefined)
+      this.#lineage = { agent: manifest.name, parent: parent.manifest.name, tools: [...manifest.tools] };
   }
 
   /**
    * Calls one tool. `options.signal` cancels it (a CANCELLED error result, the tool's signal
-   * aborted); `options.onProgress` receives the tool's progress reports while it runs.
+   * aborted); `options.onProgress` receives the tool's progress reports while it runs;
+   * `options.decision` answers an `ask` in place of the gate's approver.
    */
   callTool(name: string, parameters?: unknown, options?: CallOptions): Promise<ToolResult> {
+    if (this.#lineage !== undefined)
+      return this.recordLineage().then(() => this.callTool(name, parameters, options));
     return this.#gate.run(this.manifest, name, parameters, this.#gate.recorder, options);
+  }
+
+  /**
+   * The gate's verdict on a call without making it: grant, resolution, validation and policy.
+   * Never runs the tool, never asks the approver, records nothing. An `ask` verdict says an
+   * approval is needed: make the call with `options.decision`, or let the gate's approver answer.
+   *
+   * @example
+   * const verdict = await handle.check('write_file', { path: 'notes.md', content: '…' });
+   * if (verdict.status === 'ask') {
+   *   const approved = await askTheUser(verdict.reason);
+   *   await handle.callTool('write_file', parameters, { decision: { approved, by: 'user' } });
+   * }
+   */
+  check(name: string, parameters?: unknown): Promise<CallCheck> {
+    return this.#gate.check(this.manifest, name, parameters);
+  }
+
+  /**
+   * A handle whose grant is a subset of this one's, for a subagent: it can only narrow. Its name
+   * is `name`, or `<this name>/sub`. A tool this handle is not granted is a programming error,
+   * thrown here (CAPABILITY_VIOLATION). The derivation is recorded (`agentDerived`) once, when the
+   * new handle makes its first call, so an unused handle writes nothing.
+   *
+   * @example
+   * const critic = artist.narrow(['read_file'], 'critic');
+   */
+  narrow(tools: readonly string[], name?: string): AgentHandle {
+    return new AgentHandle(this.#gate, narrowedManifest(this.manifest, tools, name), this);
+  }
+
+  /**
+   * Records this handle's derivation, and its ancestors' first, unless already recorded. Calls do
+   * this themselves; nothing else needs to.
+   * @internal
+   */
+  recordLineage(): Promise<void> {
+    const lineage = this.#lineage;
+    if (lineage === undefined) return Promise.resolve();
+    if (lineage instanceof Promise) return lineage;
+    const recording = (async () => {
+      await this.parent?.recordLineage();
+      await this.#gate.recorder.agentDerived?.(lineage);
+    })();
+    this.#lineage = recording;
+    recording.then(
+      () => {
+        this.#lineage = undefined;
+      },
+      () => {
+        this.#lineage = lineage; // recorded nothing: try again at the next call
+      },
+    );
+    return recording;
   }
 
   /**
@@ -33,6 +106,7 @@ export class AgentHandle {
    * call still running, and every call not yet started (each ends CANCELLED and is recorded).
    */
   async callTools(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolResult[]> {
+    if (this.#lineage !== undefined) await this.recordLineage();
     if (!(await this.#allParallelSafe(calls))) {
       const results: ToolResult[] = [];
       for (const call of calls) results.push(await this.callTool(call.name, call.parameters, options));

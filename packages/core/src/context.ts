@@ -38,4 +38,21 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Receives the tool's progress reports while the call runs. A listener that throws is ignored. */
   onProgress?: (progress: ToolProgressEvent) => void;
+  /**
+   * An approval decided outside the gate (a framework's approval UI). Used only when policy says
+   * `ask` for this call, in place of the gate's approver, and recorded as its answer would be
+   * (`…; approved by <by>`); when policy says allow or deny it is ignored: it never widens a deny.
+   * Only `approved: true` approves.
+   */
+  decision?: ExternalDecision;
+}
+
+/** A decision on an `ask` call made outside the gate: who decided, and why. */
+export interface ExternalDecision {
+  /** True runs the call; anything else refuses it (PERMISSION_DENIED). */
+  approved: boolean;
+  /** Who decided (a user id, `"ai-sdk approval"`), named in the recorded reason. */
+  by: string;
+  /** Why, when said; appended to the recorded reason. */
+  reason?: string;
 }

@@ -1,8 +1,9 @@
 import { AgentHandle } from './agent-handle.js';
+import type { CallCheck } from './call-check.js';
 import { checkTimeout, runCall } from './call-run.js';
 import { type ContentPart, isToolOutput } from './content.js';
 import { capToolOutput, defaultMaxContentBytes } from './content-caps.js';
-import type { CallOptions } from './context.js';
+import type { CallOptions, ExternalDecision } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
@@ -155,8 +156,12 @@ export class ToolGate {
 
     let checked: Checked;
     try {
-      const pending = this.#check(manifest, name, tool, parameters, callId);
-      checked = pending instanceof Promise ? await pending : pending;
+      const pending = this.#check(manifest, name, tool, parameters);
+      const assessed = pending instanceof Promise ? await pending : pending;
+      checked =
+        assessed.verdict.decision === 'ask'
+          ? await this.#asked(assessed, callId, options.decision)
+          : { ...assessed, allowed: assessed.verdict.decision === 'allow', reason: assessed.verdict.reason };
     } catch (error) {
       return this.#finish(recorder, callId, agent, tool, started, { error });
     }
@@ -168,14 +173,13 @@ export class ToolGate {
         tool,
         verdict: verdict.decision,
         decision: allowed ? 'allow' : 'deny',
-        reason: verdict.reason,
+        reason: checked.reason,
         ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
       });
     }
     if (!allowed) {
-      const denial = `permission denied: agent "${agent}" may not call "${tool}" here (${verdict.reason})`;
       return this.#finish(recorder, callId, agent, tool, started, {
-        error: new ToolgateError('PERMISSION_DENIED', denial),
+        error: denied(agent, tool, checked.reason),
       });
     }
     let outcome: Outcome;
@@ -204,34 +208,43 @@ export class ToolGate {
     return { output, content: [...content] };
   }
 
+  /**
+   * The pre-flight of a call: grant, resolution, validation and policy's verdict, without running
+   * it, asking the approver or recording anything. Any failure is `refused` with its code.
+   * @internal
+   */
+  async check(manifest: Manifest, name: unknown, parameters: unknown): Promise<CallCheck> {
+    const tool = typeof name === 'string' ? name : String(name);
+    try {
+      const pending = this.#check(manifest, name, tool, parameters);
+      const { verdict, request } = pending instanceof Promise ? await pending : pending;
+      if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
+      if (verdict.decision === 'ask') return { status: 'ask', tool, reason: verdict.reason, request };
+      return {
+        status: 'refused',
+        tool,
+        error: errorData(denied(manifest.name, tool, verdict.reason), this.maxErrorChars),
+      };
+    } catch (error) {
+      return { status: 'refused', tool, error: errorData(error, this.maxErrorChars) };
+    }
+  }
+
   /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
-  #check(
-    manifest: Manifest,
-    name: unknown,
-    tool: string,
-    parameters: unknown,
-    callId: string,
-  ): Checked | Promise<Checked> {
+  #check(manifest: Manifest, name: unknown, tool: string, parameters: unknown): Assessed | Promise<Assessed> {
     this.registry.authorize(manifest, name);
     const local = this.registry.resolveInProcess(tool);
     if (!local)
-      return this.registry
-        .resolve(tool)
-        .then((resolved) => this.#decide(manifest, resolved, parameters, callId));
-    return this.#decide(manifest, local, parameters, callId);
+      return this.registry.resolve(tool).then((resolved) => this.#decide(manifest, resolved, parameters));
+    return this.#decide(manifest, local, parameters);
   }
 
-  #decide(
-    manifest: Manifest,
-    resolved: ResolvedTool,
-    parameters: unknown,
-    callId: string,
-  ): Checked | Promise<Checked> {
+  #decide(manifest: Manifest, resolved: ResolvedTool, parameters: unknown): Assessed | Promise<Assessed> {
     const valid = validate(resolved, parameters);
     const subject = subjectOf(resolved, valid);
     if (subject instanceof Promise)
-      return subject.then((found) => this.#verdict(manifest, resolved, valid, found, callId));
-    return this.#verdict(manifest, resolved, valid, subject, callId);
+      return subject.then((found) => this.#verdict(manifest, resolved, valid, found));
+    return this.#verdict(manifest, resolved, valid, subject);
   }
 
   #verdict(
@@ -239,23 +252,35 @@ export class ToolGate {
     resolved: ResolvedTool,
     valid: JsonObject,
     subject: PolicySubject | undefined,
-    callId: string,
-  ): Checked | Promise<Checked> {
+  ): Assessed {
     const request: PolicyRequest = {
       agent: manifest.name,
       tool: resolved.description.name,
       parameters: valid,
     };
     if (subject !== undefined) request.subject = subject;
-    const said = this.policy.decide(request);
-    if (said.decision !== 'ask')
-      return { resolved, valid, verdict: said, allowed: said.decision === 'allow' };
-    return this.#ask(said, { ...request, callId, reason: said.reason }).then(({ allowed, reason }) => ({
-      resolved,
-      valid,
-      verdict: { ...said, reason },
-      allowed,
-    }));
+    return { resolved, valid, request, verdict: this.policy.decide(request) };
+  }
+
+  /** An `ask` answered: by the caller's external decision when given, else by the approver. */
+  async #asked(assessed: Assessed, callId: string, decision: ExternalDecision | undefined): Promise<Checked> {
+    const { verdict } = assessed;
+    if (decision !== undefined) {
+      const approved = decision.approved === true;
+      const by = typeof decision.by === 'string' && decision.by !== '' ? decision.by : 'an unnamed caller';
+      const because = typeof decision.reason === 'string' && decision.reason ? `: ${decision.reason}` : '';
+      return {
+        ...assessed,
+        allowed: approved,
+        reason: `${verdict.reason}; ${approved ? 'approved' : 'not approved'} by ${by}${because}`,
+      };
+    }
+    const { allowed, reason } = await this.#ask(verdict, {
+      ...assessed.request,
+      callId,
+      reason: verdict.reason,
+    });
+    return { ...assessed, allowed, reason };
   }
 
   async #ask(
@@ -309,11 +334,25 @@ export class ToolGate {
 
 type Outcome = { output: JsonValue; content?: ContentPart[] } | { error: unknown };
 
-interface Checked {
+/** A call checked up to policy's verdict (before any `ask` is answered). */
+interface Assessed {
   resolved: ResolvedTool;
   valid: JsonObject;
+  request: PolicyRequest;
   verdict: PolicyVerdict;
+}
+
+/** A call decided: whether it runs, and the reason recorded (policy's, plus the answer to an `ask`). */
+interface Checked extends Assessed {
   allowed: boolean;
+  reason: string;
+}
+
+function denied(agent: string, tool: string, reason: string): ToolgateError {
+  return new ToolgateError(
+    'PERMISSION_DENIED',
+    `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
+  );
 }
 
 function recordable(parameters: unknown): JsonValue {

@@ -6,6 +6,7 @@
  */
 
 export { AgentHandle } from './agent-handle.js';
+export type { CallCheck } from './call-check.js';
 export {
   type AudioPart,
   base64Bytes,
@@ -20,7 +21,13 @@ export {
   toolResult,
 } from './content.js';
 export { capContent, capToolOutput, defaultMaxContentBytes, type OutputCaps } from './content-caps.js';
-export type { CallOptions, ToolContext, ToolProgress, ToolProgressEvent } from './context.js';
+export type {
+  CallOptions,
+  ExternalDecision,
+  ToolContext,
+  ToolProgress,
+  ToolProgressEvent,
+} from './context.js';
 export { joinDashValues, type OptionShape } from './dash-values.js';
 export {
   CapabilityViolation,
@@ -49,6 +56,7 @@ export {
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { type Grant, type Manifest, manifestSchema, parseManifest } from './manifest.js';
+export { plainSchema } from './plain-schema.js';
 export {
   type Decision,
   Policy,
@@ -62,6 +70,7 @@ export {
 export { parsePolicy, parsePolicyText, policyDocumentSchema } from './policy-document.js';
 export { promptDescription, promptText, promptTextLimits } from './prompt-text.js';
 export {
+  type AgentDerivedRecord,
   noopRecorder,
   type PolicyDecidedRecord,
   type Recorder,

@@ -61,11 +61,13 @@ function cleanSchema(value: unknown, depth: number): unknown {
   if (depth > promptTextLimits.maxSchemaDepth) return {};
   if (Array.isArray(value)) return value.map((item) => cleanSchema(item, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([key, child]) => [
-      key,
-      (key === 'description' || key === 'title') && typeof child === 'string'
-        ? promptText(child, promptTextLimits.maxSchemaTextChars)
-        : cleanSchema(child, depth + 1),
-    ]),
+    Object.entries(value)
+      .filter(([key, child]) => key !== '~standard' && typeof child !== 'function' && child !== undefined)
+      .map(([key, child]) => [
+        key,
+        (key === 'description' || key === 'title') && typeof child === 'string'
+          ? promptText(child, promptTextLimits.maxSchemaTextChars)
+          : cleanSchema(child, depth + 1),
+      ]),
   );
 }

@@ -46,6 +46,19 @@ export type ToolReturnedRecord =
   | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /**
+ * A handle derived from another with a narrower grant ({@link AgentHandle.narrow}): which agent
+ * derived which, with which tools. Told once, when the derived agent makes its first call.
+ */
+export interface AgentDerivedRecord {
+  /** The derived agent's name. */
+  agent: string;
+  /** The name of the agent it was derived from. */
+  parent: string;
+  /** The derived agent's grant: a subset of the parent's. */
+  tools: string[];
+}
+
+/**
  * A remote tool that is not served as it was approved: `changed` when its description or schema
  * differs from the approved one, or another server now lists the approved name (calls are refused
  * until it is approved again); `conflicted` when a server lists a name another server serves or
@@ -83,6 +96,11 @@ export interface Recorder {
   toolReturned(record: ToolReturnedRecord): void | Promise<void>;
   /** Told by a resolver (such as the MCP client) when a remote tool changed after approval. */
   toolChanged?(record: ToolChangedRecord): void | Promise<void>;
+  /**
+   * Told when a derived agent ({@link AgentHandle.narrow}) makes its first call, before that call's
+   * `toolCalled` (its ancestors' derivations first, when they made no call yet).
+   */
+  agentDerived?(record: AgentDerivedRecord): void | Promise<void>;
 }
 
 /** A recorder that records nothing: the default. */

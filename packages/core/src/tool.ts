@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkTimeout } from './call-run.js';
 import type { ToolContext } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
+import { plainSchema } from './plain-schema.js';
 import type { PolicySubject } from './policy.js';
 import { formatIssues } from './zod-issues.js';
 
@@ -169,7 +170,7 @@ function describeSchema(name: string, input: z.ZodObject): JsonSchema {
     );
   }
   delete schema.$schema;
-  return schema;
+  return plainSchema(schema);
 }
 
 function parseParameters<Input extends z.ZodObject>(

@@ -1,4 +1,5 @@
 import type {
+  AgentDerivedRecord,
   JsonObject,
   JsonValue,
   PolicyDecidedRecord,
@@ -126,6 +127,15 @@ export class LedgerRecorder implements Recorder {
       ...(reason === undefined ? {} : { reason }),
     } as unknown as JsonObject;
     await this.record('tool.changed', server, payload);
+  }
+
+  /**
+   * Records a derived agent (`handle.narrow`) as `agent.derived`, the parent as actor: which agent
+   * derived which, with which tools.
+   */
+  async agentDerived(record: AgentDerivedRecord): Promise<void> {
+    const { agent, parent, tools } = record;
+    await this.record('agent.derived', parent, { agent, parent, tools: [...tools] });
   }
 
   #call(kind: string, record: { callId: string; agent: string }, payload: JsonObject): Promise<LedgerEvent> {

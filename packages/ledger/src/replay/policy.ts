@@ -63,7 +63,7 @@ function splitAsk(decided: Decided): { policyReason: string; because?: string; f
   const word = `; ${decided.decision === 'allow' ? 'approved' : 'not approved'}`;
   for (let at = reason.lastIndexOf(word); at >= 0; at = reason.lastIndexOf(word, at - 1)) {
     const rest = reason.slice(at + word.length);
-    if (rest === '') return { policyReason: reason.slice(0, at) };
+    if (rest === '' || rest.startsWith(' by ')) return { policyReason: reason.slice(0, at) };
     if (rest.startsWith(': ')) return { policyReason: reason.slice(0, at), because: rest.slice(2) };
   }
   return { policyReason: reason };

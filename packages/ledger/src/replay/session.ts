@@ -139,6 +139,8 @@ export class ReplaySession implements ToolResolver {
         return recorder.toolReturned(record);
       },
       toolChanged: (record) => recorder.toolChanged?.(record),
+      // a replayed run derives its agents as the recorded one did, and records them the same way
+      agentDerived: (record) => recorder.agentDerived?.(record),
     };
   }
 
@@ -240,9 +242,19 @@ export class ReplaySession implements ToolResolver {
     return restored.output ?? null;
   }
 
+  /**
+   * The recording of a call under way; or, for a pre-flight check (`handle.check`, which records
+   * nothing), of the call the replay will make next with this key.
+   */
   #find(tool: string, agent: string, parameters: unknown): RecordedCall | undefined {
     const key = callKey(agent, tool, parameters);
-    return this.#pending.find((call) => call.key === key)?.recorded;
+    const pending = this.#pending.find((call) => call.key === key);
+    if (pending) return pending.recorded;
+    // A pre-flight check (`AgentHandle.check`) asks before its call begins: it gets the verdict of
+    // the next recorded call of that key not made yet, so a replayed `ask` is asked again.
+    if (this.mode === 'strict')
+      return this.#recording.calls.slice(this.#next).find((call) => call.key === key);
+    return this.#recording.calls.filter((call) => call.key === key)[this.#used.get(key) ?? 0];
   }
 
   #diverge(seq: number, message: string): Divergence {

@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Policy, ToolGate, type ToolGateOptions } from '@toolgate/core';
+import {
+  FileStore,
+  LedgerRecorder,
+  ReplaySession,
+  readAll,
+  readLedgerFile,
+  replayRegistry,
+  steppingClock,
+} from '@toolgate/ledger';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { aiSdkTools } from './ai-sdk-tools.js';
+import { aiSdkLoopOptions } from './loop-options.js';
+import { counter, type Trace, testRegistry } from './test-support/fixture.js';
+import { scriptedModel } from './test-support/scripted-model.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'toolgate-ai-sdk-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const policy = new Policy({
+  default: 'allow',
+  rules: [
+    { tools: ['write_note'], decision: 'ask', reason: 'notes need a person' },
+    { tools: ['wait'], decision: 'deny', reason: 'no waiting' },
+  ],
+});
+
+/**
+ * One run through the AI SDK loop: a batch of calls that are not parallel-safe, an ungranted call,
+ * a denied call, an image, an approval the app grants, and a subagent (narrowed handle).
+ */
+async function scenario(gate: ToolGate, recorder: LedgerRecorder): Promise<string[]> {
+  const handle = gate.forAgent({ name: 'scribe', tools: ['oracle', 'write_note', 'wait', 'sketch'] });
+  await recorder.describeTools('scribe', await handle.toolSchemas());
+  const tools = await aiSdkTools(handle);
+  const model = scriptedModel([
+    {
+      calls: [
+        { name: 'oracle', input: { seed: 'a long first seed' } },
+        { name: 'sketch', input: { title: 'moss' } },
+        { name: 'burn', input: {} },
+        { name: 'wait', input: {} },
+        { name: 'oracle', input: { seed: 'b' } },
+      ],
+    },
+    { calls: [{ name: 'write_note', input: { text: 'remember the moss' } }] },
+    { text: 'noted' },
+  ]);
+  const messages: ModelMessage[] = [{ role: 'user', content: 'read the omens, then write a note' }];
+  const first = await generateText({
+    model,
+    tools,
+    ...aiSdkLoopOptions(tools),
+    messages,
+    stopWhen: stepCountIs(5),
+  });
+  const request = first.steps
+    .flatMap((step) => step.content)
+    .find((part) => part.type === 'tool-approval-request')!;
+  messages.push(...first.response.messages, {
+    role: 'tool',
+    content: [
+      { type: 'tool-approval-response', approvalId: request.approvalId, approved: true, reason: 'ok' },
+    ],
+  });
+  const second = await generateText({
+    model,
+    tools,
+    ...aiSdkLoopOptions(tools),
+    messages,
+    stopWhen: stepCountIs(5),
+  });
+  const helperTools = await aiSdkTools(handle.narrow(['oracle'], 'helper'));
+  const helperModel = scriptedModel([
+    { calls: [{ name: 'oracle', input: { seed: 'helper' } }] },
+    { text: 'seen' },
+  ]);
+  const third = await generateText({
+    model: helperModel,
+    tools: helperTools,
+    ...aiSdkLoopOptions(helperTools),
+    prompt: 'look',
+    stopWhen: stepCountIs(3),
+  });
+  // approval ids are the SDK's random ids: everything else the agent saw must be the same
+  return [first, second, third].map((result) =>
+    JSON.stringify(result.steps.map((step) => step.content)).replace(
+      /"approvalId":"[^"]*"/g,
+      '"approvalId":"…"',
+    ),
+  );
+}
+
+async function run(
+  file: string,
+  options: (recorder: LedgerRecorder) => ToolGateOptions,
+  registry?: ReturnType<typeof replayRegistry>,
+) {
+  const store = await FileStore.open(file, { clock: steppingClock() });
+  const recorder = new LedgerRecorder(store, { runId: 'ai-sdk-1' });
+  const trace: Trace = { events: [], running: 0, overlapped: false, signals: [] };
+  const gate = new ToolGate(registry ?? testRegistry(trace), options(recorder));
+  const results = await scenario(gate, recorder);
+  await store.close();
+  return { results, trace };
+}
+
+describe('record, then replay with every tool switched off, through the AI SDK loop', () => {
+  it('writes a byte-identical ledger', async () => {
+    const original = join(directory, 'original.jsonl');
+    let tick = 0;
+    const recorded = await run(original, (recorder) => ({
+      recorder,
+      policy,
+      callIds: counter(),
+      clock: () => (tick += 3),
+    }));
+    const bytes = readFileSync(original, 'utf8');
+    for (const expected of [
+      'CAPABILITY_VIOLATION',
+      'PERMISSION_DENIED',
+      'approved by ai-sdk tool approval: ok',
+      'image/png',
+      'agent.derived',
+    ])
+      expect(bytes).toContain(expected);
+    expect(recorded.trace.overlapped).toBe(false);
+
+    const events = await readAll(readLedgerFile(original));
+    const replay = new ReplaySession(events, { mode: 'strict' });
+    const copy = join(directory, 'replayed.jsonl');
+    const registry = replayRegistry(replay);
+    const replayed = await run(
+      copy,
+      (recorder) => replay.gateOptions({ recorder, callIds: counter() }),
+      registry,
+    );
+    expect(replay.divergences).toEqual([]);
+    expect(() => replay.assertComplete()).not.toThrow();
+    expect(replayed.trace.events).toEqual([]); // nothing ran
+    expect(readFileSync(copy, 'utf8').split('\n')).toEqual(bytes.split('\n'));
+    expect(replayed.results).toEqual(recorded.results);
+  });
+});

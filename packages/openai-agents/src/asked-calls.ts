@@ -1,0 +1,68 @@
+import type { RunContext } from '@openai/agents';
+import type { AgentHandle, ToolResult } from '@toolgate/core';
+import type { SerialLane } from './serial-lane.js';
+
+/** A call that policy sent to `ask`, kept from Agents' approval check until it is answered. */
+interface AskedCall {
+  tool: string;
+  parameters: unknown;
+}
+
+/**
+ * The calls of one set of gated tools waiting for Agents' approval flow, by Agents' call id, so a
+ * rejection — which Agents answers without running the tool — still reaches the ledger with the
+ * call's parameters, as the gate's call with a `not approved` decision.
+ */
+export class AskedCalls {
+  readonly #calls = new Map<string, AskedCall>();
+  readonly #handle: AgentHandle;
+  readonly #lane: SerialLane;
+  readonly #by: string;
+
+  constructor(handle: AgentHandle, lane: SerialLane, by: string) {
+    this.#handle = handle;
+    this.#lane = lane;
+    this.#by = by;
+  }
+
+  /** Keeps a call Agents is about to interrupt the run for. */
+  remember(callId: string, tool: string, parameters: unknown): void {
+    this.#calls.set(callId, { tool, parameters });
+  }
+
+  /** Forgets a call that is running (it was approved). */
+  forget(callId: string): void {
+    this.#calls.delete(callId);
+  }
+
+  /**
+   * Records the rejection of one asked call, once: the gate gets the call with the rejection as
+   * its external decision (the tool never runs). Undefined when the call is not one of these, or
+   * when policy no longer says `ask` for it (then nothing may run it, and the gate is not asked).
+   */
+  async rejected(runContext: RunContext, callId: string): Promise<ToolResult | undefined> {
+    const asked = this.#calls.get(callId);
+    if (asked === undefined) return undefined;
+    this.#calls.delete(callId);
+    const check = await this.#handle.check(asked.tool, asked.parameters);
+    if (check.status !== 'ask') return undefined;
+    const reason = runContext.getRejectionMessage(asked.tool, callId);
+    return this.#lane.run(() =>
+      this.#handle.callTool(asked.tool, asked.parameters, {
+        decision: { approved: false, by: this.#by, ...(reason ? { reason } : {}) },
+      }),
+    );
+  }
+
+  /**
+   * Records every asked call Agents now holds as rejected. Agents calls the error formatter for a
+   * rejection only when `state.reject` was given no message; this sweep, run when Agents next asks
+   * which tools are enabled, records the others.
+   */
+  async sweep(runContext: RunContext): Promise<void> {
+    for (const [callId, asked] of [...this.#calls]) {
+      if (runContext.isToolApproved({ toolName: asked.tool, callId }) === false)
+        await this.rejected(runContext, callId);
+    }
+  }
+}

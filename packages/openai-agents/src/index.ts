@@ -1,0 +1,15 @@
+/**
+ * @toolgate/openai-agents: a granted toolgate `AgentHandle` as OpenAI Agents JS function tools,
+ * keeping grants, policy, approvals, order, cancellation and the ledger.
+ *
+ * @module
+ */
+
+export {
+  type AgentsToolsOptions,
+  agentsTools,
+  type GatedAgentsTools,
+  type GatedRunOptions,
+} from './agents-tools.js';
+export { type AgentsOutputPart, errorText, modelOutput } from './model-output.js';
+export type { Strictness } from './strict-tool.js';
