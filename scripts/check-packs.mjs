@@ -49,7 +49,10 @@ try {
       ),
     ),
   ]
-    .filter((name) => name !== 'zod' && !name.startsWith('@modelcontextprotocol/') && !name.startsWith('@toolgate/'))
+    .filter(
+      (name) =>
+        name !== 'zod' && !name.startsWith('@modelcontextprotocol/') && !name.startsWith('@toolgate/'),
+    )
     .map((name) => `${name}@${pinned(name)}`);
   installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
   // Only the MCP packages may need the SDK: the rest install and import without it.
