@@ -39,7 +39,7 @@ export class CallQueue {
     this.#tail = this.#tail.then(async () => {
       try {
         const results = await this.#handle.callTools(batch.map((waiting) => waiting.call));
-        batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+        for (const [index, waiting] of batch.entries()) waiting.resolve(results[index]!);
       } catch (error) {
         // only a failing recorder throws: every call of the batch fails loudly with it
         for (const waiting of batch) waiting.reject(error);
