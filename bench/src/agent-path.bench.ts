@@ -208,7 +208,7 @@ await compareLatency({
     'One `generateText` run (`ai` 7) with the AI SDK mock model (`ai/test` `MockLanguageModelV4`) that calls ' +
     '`oracle` once and then answers: two model calls and one tool call. Anchor: a plain AI SDK `tool()` with the ' +
     'zod schema. Subject: the same tool through `aiSdkTools(handle)` + `aiSdkLoopOptions` (grant, one-rule ' +
-    'policy, pre-flight check for approvals, validation, the step's calls batched through `callTools`, output cap; no recorder). Printed ' +
+    'policy, pre-flight check for approvals, validation, the calls of a step batched through `callTools`, output cap; no recorder). Printed ' +
     'beside: the adapter with the hash-chained in-memory ledger.',
   anchor: { name: 'AI SDK loop: plain tool()', fn: viaLoopPlain },
   subject: { name: 'AI SDK loop: @toolgate/ai-sdk, no recorder', fn: viaLoopGated },
