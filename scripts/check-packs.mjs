@@ -50,7 +50,8 @@ try {
     ),
   ]
     .filter(
-      (name) => name !== 'zod' && name !== '@modelcontextprotocol/sdk' && !name.startsWith('@toolgate/'),
+      (name) =>
+        name !== 'zod' && !name.startsWith('@modelcontextprotocol/') && !name.startsWith('@toolgate/'),
     )
     .map((name) => `${name}@${pinned(name)}`);
   installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);

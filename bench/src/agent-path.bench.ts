@@ -23,7 +23,9 @@
  * Then the whole loop (issue 14): one `generateText` run with the AI SDK's own mock model (`ai/test`)
  * that calls `oracle` once and then answers, with a plain AI SDK `tool()` against the same tool
  * through `@toolgate/ai-sdk` (`aiSdkTools` + `aiSdkLoopOptions`, no recorder) — target ≤ 1.2× — and
- * through the adapter with the hash-chained ledger, printed.
+ * through the adapter with the hash-chained ledger, printed. The plain tool carries the zod schema,
+ * which the SDK converts and validates with on every run; the adapter hands the SDK a plain JSON
+ * Schema without a validator (the gate validates), which is why it can come out faster.
  */
 import { asSchema, executeTool, safeParseJSON } from '@ai-sdk/provider-utils';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
@@ -214,7 +216,7 @@ await compareLatency({
     'One `generateText` run (`ai` 7) with the AI SDK mock model (`ai/test` `MockLanguageModelV4`) that calls ' +
     '`oracle` once and then answers: two model calls and one tool call. Anchor: a plain AI SDK `tool()` with the ' +
     'zod schema. Subject: the same tool through `aiSdkTools(handle)` + `aiSdkLoopOptions` (grant, one-rule ' +
-    'policy, pre-flight check for approvals, validation, serial call queue, output cap; no recorder). Printed ' +
+    'policy, pre-flight check for approvals, validation, the calls of a step batched through `callTools`, output cap; no recorder). Printed ' +
     'beside: the adapter with the hash-chained in-memory ledger.',
   anchor: { name: 'AI SDK loop: plain tool()', fn: viaLoopPlain },
   subject: { name: 'AI SDK loop: @toolgate/ai-sdk, no recorder', fn: viaLoopGated },

@@ -242,6 +242,37 @@ describe('aiSdkTools through a real generateText loop', () => {
     ]);
   });
 
+  it("runs the parallel-safe calls of a step concurrently, still recording them in the model's order", async () => {
+    const { gate, events, trace } = recordedGate();
+    const tools = await aiSdkTools(gate.forAgent({ name: 'looker', tools: ['peek'] }));
+    const model = scriptedModel([
+      {
+        calls: [
+          { name: 'peek', input: { at: 'north' } },
+          { name: 'peek', input: { at: 'south' } },
+        ],
+      },
+    ]);
+    await generateText({ model, tools, ...aiSdkLoopOptions(tools), prompt: 'go', stopWhen: stepCountIs(3) });
+    expect(trace.overlapped).toBe(true);
+    expect(trace.events.slice(0, 2)).toEqual(['start north', 'start south']);
+    const called = (await events())
+      .filter((event) => event.kind === 'tool.called')
+      .map((event) => event.payload);
+    expect(called).toEqual([
+      { callId: 'c1', tool: 'peek', parameters: { at: 'north' } },
+      { callId: 'c2', tool: 'peek', parameters: { at: 'south' } },
+    ]);
+    expect((await events()).map((event) => event.kind)).toEqual([
+      'tool.called',
+      'policy.decided',
+      'tool.returned',
+      'tool.called',
+      'policy.decided',
+      'tool.returned',
+    ]);
+  });
+
   it('passes the SDK abort signal to the tool: a cancelled call ends CANCELLED and is recorded', async () => {
     const { gate, events, trace } = recordedGate();
     const tools = await aiSdkTools(gate.forAgent(everything));

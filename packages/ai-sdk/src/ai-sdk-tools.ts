@@ -48,7 +48,7 @@ export async function aiSdkTools(
   }
   const session: GateSession = {
     handle,
-    queue: new CallQueue(),
+    queue: new CallQueue(handle),
     approvedBy: options.approvedBy ?? 'ai-sdk tool approval',
     denialsRecorded: new Set(),
   };
@@ -77,12 +77,14 @@ function gatedTool(session: GateSession, description: ToolDescription, askTheSdk
       { abortSignal, messages, toolCallId }: ToolExecutionOptions<unknown>,
     ): Promise<ToolResult> => {
       const decision = decisionFor(messages as ModelMessage[], toolCallId, session.approvedBy);
-      return queue.run(() =>
-        handle.callTool(name, input, {
+      return queue.run({
+        name,
+        parameters: input,
+        options: {
           ...(abortSignal === undefined ? {} : { signal: abortSignal }),
           ...(decision === undefined ? {} : { decision }),
-        }),
-      );
+        },
+      });
     },
     toModelOutput: ({ output }: { output: ToolResult }) => modelOutputOf(output),
   }) as GatedTool;

@@ -1,20 +1,49 @@
+import type { AgentHandle, ToolCall, ToolResult } from '@toolgate/core';
+
+interface Waiting {
+  call: ToolCall;
+  resolve: (result: ToolResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Runs `flush` after the current task: every call the SDK starts in this step has been handed over by then. */
+const afterThisTask: (flush: () => void) => void =
+  typeof setImmediate === 'function' ? (flush) => setImmediate(flush) : (flush) => setTimeout(flush, 0);
+
 /**
- * Runs the gate calls of one tool set one at a time, in the order they were asked for. The AI SDK
- * starts every call of a step at once; through this queue a tool that is not parallel-safe never
- * overlaps another, and the records land in the order the SDK handed the calls over (the model's).
+ * Gathers the gate calls of one tool set into batches and runs the batches one after another. The
+ * AI SDK starts every call of a step at once; here the calls handed over together become one
+ * `handle.callTools` batch, in the order they were handed over (the model's): it runs them
+ * concurrently only when every one is parallel-safe, one at a time otherwise, and records them in
+ * that order either way. A later batch waits for the one before it.
  */
 export class CallQueue {
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #handle: AgentHandle;
+  #waiting: Waiting[] = [];
+  #tail: Promise<void> = Promise.resolve();
 
-  /** Runs `call` once every call queued before it has settled. */
-  run<T>(call: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(call, call);
-    this.#tail = next.catch(() => undefined);
-    return next;
+  constructor(handle: AgentHandle) {
+    this.#handle = handle;
   }
 
-  /** Settles when every call queued so far has settled. */
-  idle(): Promise<void> {
-    return this.#tail.then(() => undefined);
+  /** Runs one call in its batch; resolves with its result. */
+  run(call: ToolCall): Promise<ToolResult> {
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.push({ call, resolve, reject }) === 1) afterThisTask(() => this.#flush());
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#waiting;
+    this.#waiting = [];
+    this.#tail = this.#tail.then(async () => {
+      try {
+        const results = await this.#handle.callTools(batch.map((waiting) => waiting.call));
+        for (const [index, waiting] of batch.entries()) waiting.resolve(results[index]!);
+      } catch (error) {
+        // only a failing recorder throws: every call of the batch fails loudly with it
+        for (const waiting of batch) waiting.reject(error);
+      }
+    });
   }
 }

@@ -36,13 +36,11 @@ export function aiSdkLoopOptions(tools: object): AiSdkLoopOptions {
       'aiSdkLoopOptions: these tools were not made by aiSdkTools(handle); pass the object aiSdkTools returned',
     );
   }
-  const { handle, queue } = session;
+  const { queue } = session;
   return {
     repairToolCall: async ({ toolCall, error }) => {
       const parameters = parsedInput(toolCall.input);
-      const result = await queue.run(() =>
-        handle.callTool(toolCall.toolName, parameters, { signal: stopped }),
-      );
+      const result = await queue.run({ name: toolCall.toolName, parameters, options: { signal: stopped } });
       // The SDK hands the model `String(error)`: make that the gate's structured error, as JSON.
       if (result.isError && error instanceof Error) {
         const text = JSON.stringify({ code: result.error.code, message: result.error.message });
@@ -63,7 +61,11 @@ export function aiSdkLoopOptions(tools: object): AiSdkLoopOptions {
           by: session.approvedBy,
           ...(call.reason === undefined ? {} : { reason: call.reason }),
         };
-        await queue.run(() => handle.callTool(call.toolName, call.input, { signal: stopped, decision }));
+        await queue.run({
+          name: call.toolName,
+          parameters: call.input,
+          options: { signal: stopped, decision },
+        });
       }
       return undefined;
     },

@@ -103,36 +103,43 @@ export class AgentHandle {
    * Calls the tools of one model turn. They run concurrently only when every permitted call (granted
    * and known) is parallel-safe with its parameters; otherwise one after another. Results, and the
    * records of a concurrent batch, come back in the model's order. `options.signal` cancels every
-   * call still running, and every call not yet started (each ends CANCELLED and is recorded).
+   * call still running, and every call not yet started (each ends CANCELLED and is recorded). A
+   * call with `options` of its own uses those instead of the batch's.
    */
   async callTools(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolResult[]> {
     if (this.#lineage !== undefined) await this.recordLineage();
     if (!(await this.#allParallelSafe(calls))) {
       const results: ToolResult[] = [];
-      for (const call of calls) results.push(await this.callTool(call.name, call.parameters, options));
+      for (const call of calls)
+        results.push(await this.callTool(call.name, call.parameters, call.options ?? options));
       return results;
     }
     const buffers = calls.map(() => new BufferedRecorder());
     const results = await Promise.all(
       calls.map((call, index) =>
-        this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!, options),
+        this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!, call.options ?? options),
       ),
     );
     for (const buffer of buffers) await buffer.flushTo(this.#gate.recorder);
     return results;
   }
 
+  /** True when some call will run and every one that will is parallel-safe. */
   async #allParallelSafe(calls: readonly ToolCall[]): Promise<boolean> {
+    let permitted = false;
     for (const call of calls) {
       if (!this.manifest.tools.includes(call.name)) continue;
       const tool = this.#gate.registry.get(call.name);
       if (tool) {
         if (!tool.isParallelSafe(call.parameters)) return false;
+        permitted = true;
       } else if (await this.#gate.registry.has(call.name)) {
         return false; // a remote tool's read-only hint is not trusted
       }
     }
-    return true;
+    // a batch of refusals gains nothing from running concurrently; one at a time, a replay
+    // (whose tools are all remote, so never concurrent) goes the same way and reads the same durations
+    return permitted;
   }
 
   /** The model-facing descriptions and JSON Schemas of exactly the granted tools that exist. */

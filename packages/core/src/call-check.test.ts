@@ -172,3 +172,40 @@ describe('CallOptions.decision: an approval made outside the gate', () => {
     expect(runs).toBe(0);
   });
 });
+
+describe('AgentHandle.callTools with options per call', () => {
+  it("uses each call's own decision and signal in place of the batch's", async () => {
+    const { events, recorder } = recording();
+    const scribe = agent({ recorder });
+    runs = 0;
+    const stopped = AbortSignal.abort();
+    const results = await scribe.callTools(
+      [
+        {
+          name: 'write_note',
+          parameters: { text: 'yes' },
+          options: { decision: { approved: true, by: 'ui' } },
+        },
+        {
+          name: 'write_note',
+          parameters: { text: 'no' },
+          options: { decision: { approved: false, by: 'ui' } },
+        },
+        { name: 'read_note', parameters: {}, options: { signal: stopped } },
+        { name: 'read_note', parameters: {} },
+      ],
+      { decision: { approved: true, by: 'batch' } },
+    );
+    expect(results.map((result) => (result.isError ? result.error.code : 'ok'))).toEqual([
+      'ok',
+      'PERMISSION_DENIED',
+      'CANCELLED',
+      'ok',
+    ]);
+    expect(runs).toBe(1);
+    expect(events.filter((line) => line.startsWith('decided write_note'))).toEqual([
+      'decided write_note allow: writes need a person; approved by ui',
+      'decided write_note deny: writes need a person; not approved by ui',
+    ]);
+  });
+});

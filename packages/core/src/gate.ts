@@ -90,6 +90,11 @@ export type ToolResult =
 export interface ToolCall {
   name: string;
   parameters?: unknown;
+  /**
+   * This call's own options (its signal, its `decision`), in place of the batch's. A framework
+   * adapter uses them: each call of a step has its own abort signal and approval answer.
+   */
+  options?: CallOptions;
 }
 
 /**

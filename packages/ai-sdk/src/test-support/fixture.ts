@@ -55,6 +55,22 @@ export function testRegistry(trace: Trace): ToolRegistry {
     )
     .register(
       defineTool({
+        name: 'peek',
+        description: 'Looks, and only looks: parallel-safe. Waits (up to 20 s) to see another peek start.',
+        input: z.object({ at: z.string().describe('where to look') }),
+        run: async ({ at }) => {
+          enter(at);
+          for (let waited = 0; !trace.overlapped && waited < 2_000; waited++)
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          leave(at);
+          return { saw: at };
+        },
+        parallelSafe: true,
+        policySubject: () => ({}),
+      }),
+    )
+    .register(
+      defineTool({
         name: 'wait',
         description: 'Waits until it is cancelled.',
         input: z.object({}),
