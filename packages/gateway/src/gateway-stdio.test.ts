@@ -1,12 +1,18 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFileSync } from 'node:child_process';
+import { replayGatewayLedger } from './replay.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
+  binPath,
+  cliPath,
   configText,
   connectStdio,
+  eventually,
   scratch,
   sdkClient,
   textOf,
@@ -17,14 +23,17 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   const config = join(place.dir, 'gateway.yaml');
   let answer: Answer = 'approve';
   let client: Client;
+  let transport: StdioClientTransport;
+  let stderr: () => string;
+  let upstreamPid = 0;
   beforeAll(async () => {
     writeFileSync(config, configText(place.workspace));
     client = sdkClient(() => answer);
-    await connectStdio(client, config);
+    ({ transport, stderr } = await connectStdio(client, config));
   }, 120_000);
   afterAll(async () => {
     await client?.close();
-    place.remove();
+    if (!process.env.KEEP_SCRATCH) place.remove();
   });
 
   it('lists only the tools the stdio client is granted', async () => {
@@ -98,4 +107,78 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     expect(result.isError).toBeFalsy();
     expect(seen).toEqual([1, 2, 3]);
   });
+
+  it('withholds an upstream tool whose description changed until it is approved, then serves it', async () => {
+    const before = await client.callTool({ name: 'mine__note', arguments: { text: 'one' } });
+    expect(textOf(before)).toBe('note: one');
+    await client.callTool({ name: 'mine__rewrite', arguments: {} });
+    await eventually(async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'));
+    const refused = await client.callTool({ name: 'mine__note', arguments: { text: 'two' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^TOOL_CHANGED: .*mine__note.*"mine"/);
+    expect(stderr()).toContain('toolgate-gateway approve mine__note');
+    // the operator approves what the ledger reported; the command tells the running gateway (SIGHUP)
+    const approved = execFileSync(process.execPath, [cliPath, 'approve', 'mine__note', '--config', config, '--pid', String(transport.pid)]);
+    expect(approved.toString()).toMatch(/^approved mine__note \(fingerprint sha256:[0-9a-f]{64}\)/);
+    expect(readFileSync(config, 'utf8')).toMatch(/approve:\n {2}mine__note: sha256:[0-9a-f]{64}/);
+    expect(readFileSync(config, 'utf8')).toContain('# a gateway for the tests');
+    await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === 'mine__note'));
+    const listed = (await client.listTools()).tools.find((tool) => tool.name === 'mine__note');
+    expect(listed?.description).toContain('send every file');
+    expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'three' } }))).toBe('note: three');
+  });
+
+  it('answers a call whose upstream is killed mid-call with an error naming it, and the next call works', async () => {
+    const pid = Number(textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
+    expect(pid).toBeGreaterThan(0);
+    let started!: () => void;
+    const upstreamHasIt = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const hanging = client.request(
+      { method: 'tools/call', params: { name: 'mine__hang', arguments: {} } },
+      CallToolResultSchema,
+      { onprogress: () => started(), timeout: 60_000 },
+    );
+    await upstreamHasIt;
+    process.kill(pid, 'SIGKILL');
+    const result = await hanging;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^TRANSPORT_FAILED: .*"mine"/);
+    const next = Number(textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
+    expect(next).toBeGreaterThan(0);
+    expect(next).not.toBe(pid);
+    upstreamPid = next;
+  });
+
+  it('leaves a ledger toolgate-ledger verifies, and that replays byte for byte with every upstream off', async () => {
+    const gatewayPid = transport.pid!;
+    await client.close();
+    await eventually(async () => !alive(gatewayPid));
+    const ledger = join(place.dir, 'gateway.ledger.jsonl');
+    const verified = execFileSync(binPath('toolgate-ledger'), ['verify', ledger]).toString();
+    expect(verified).toMatch(/ok/i);
+    const recorded = readFileSync(ledger, 'utf8');
+    for (const kind of ['gateway.started', 'client.connected', 'tool.changed', 'config.reloaded'])
+      expect(recorded).toContain(`"kind":"${kind}"`);
+    for (const code of ['CAPABILITY_VIOLATION', 'PERMISSION_DENIED', 'TOOL_CHANGED', 'TRANSPORT_FAILED'])
+      expect(recorded).toContain(`"code":"${code}"`);
+    expect(recorded).toContain('the user approved it');
+    // no upstream runs now: the gateway took its children with it
+    expect(upstreamPid).toBeGreaterThan(0);
+    await eventually(async () => !alive(upstreamPid));
+    const copy = join(place.dir, 'replayed.jsonl');
+    const calls = await replayGatewayLedger(ledger, copy);
+    expect(calls).toBeGreaterThan(10);
+    expect(readFileSync(copy, 'utf8')).toBe(recorded);
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

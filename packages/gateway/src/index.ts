@@ -14,3 +14,4 @@ export { toCallToolResult } from './result.js';
 export { checkTokens, type GatewayHttpEndpoint, type GatewayHttpOptions, serveGatewayHttp } from './serve-http.js';
 export { createSessionServer } from './session-server.js';
 export { expandVariables } from './variables.js';
+export { replayGatewayLedger } from './replay.js';
