@@ -17,7 +17,7 @@ usage:
                                                     approve a changed tool as the ledger reported it
 
 options:
-  --config FILE   the YAML configuration (required)
+  --config FILE   the YAML configuration (required; or the TOOLGATE_GATEWAY_CONFIG variable)
   --http          streamable HTTP (host, port and path from the config's "http"; default 127.0.0.1, a free port, /mcp)
   --port N        the HTTP port, over the config's
   --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
@@ -31,16 +31,19 @@ command line or config.
 `;
 
 /** Parses the arguments; a bad one is an INVALID_DEFINITION error naming it. */
-export function parseGatewayArgs(argv: readonly string[]): GatewayCommand {
+export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): GatewayCommand {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
     throw new ToolgateError('INVALID_DEFINITION', `${(error as Error).message}; see toolgate-gateway --help`);
   }
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  const values = { ...parsed.values, config: parsed.values.config ?? env.TOOLGATE_GATEWAY_CONFIG };
   if (values.help) return { command: 'help' };
-  if (values.config === undefined) throw new ToolgateError('INVALID_DEFINITION', 'give the configuration: --config gateway.yaml');
+  if (values.config === undefined || values.config === '') {
+    throw new ToolgateError('INVALID_DEFINITION', 'give the configuration: --config gateway.yaml (or TOOLGATE_GATEWAY_CONFIG)');
+  }
   if (positionals[0] === 'approve') {
     const tool = positionals[1];
     if (tool === undefined || positionals.length > 2) {

@@ -17,7 +17,7 @@ import { createSessionServer } from './session-server.js';
 const log = (line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`);
 
 async function main(): Promise<void> {
-  const command = parseGatewayArgs(process.argv.slice(2));
+  const command = parseGatewayArgs(process.argv.slice(2), process.env);
   if (command.command === 'help') {
     process.stdout.write(usage);
     return;

@@ -34,5 +34,4 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
   return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
 });
-process.stdin.on('end', () => process.exit(0));
 await server.connect(new StdioServerTransport());
