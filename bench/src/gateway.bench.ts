@@ -71,7 +71,7 @@ await compareLatency({
   anchor: { name: 'raw SDK Client → upstream', fn: viaDirect },
   subject: { name: 'raw SDK Client → toolgate-gateway → upstream', fn: viaGateway },
   maxRatio: 1.3,
-  note: (rows) => `; the gateway adds ${format(rows[1]!.median - rows[0]!.median)} µs`,
+  note: (rows) => `the gateway adds ${format(rows[1]!.median - rows[0]!.median)} µs`,
 });
 await throughGateway.close();
 await direct.close();
