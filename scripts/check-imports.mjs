@@ -25,6 +25,13 @@ const allowed = {
     '@toolgate/builtins',
     '@modelcontextprotocol/sdk',
   ],
+  gateway: [
+    '@toolgate/core',
+    '@toolgate/ledger',
+    '@toolgate/mcp-client',
+    '@toolgate/mcp-server',
+    '@modelcontextprotocol/sdk',
+  ],
 };
 
 const isTest = (file) =>

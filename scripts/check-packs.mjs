@@ -42,8 +42,10 @@ try {
   const zod = `zod@${pinned('zod')}`;
   const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
   installAndImport('everything', names, tarballs, [zod, sdk]);
-  // Only the MCP packages may need the SDK: the rest install and import without it.
-  const withoutSdk = names.filter((name) => !name.startsWith('@toolgate/mcp-'));
+  // Only the MCP packages (and the gateway, built on them) may need the SDK: the rest install and import without it.
+  const withoutSdk = names.filter(
+    (name) => !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/gateway',
+  );
   installAndImport(
     'no-mcp-sdk',
     withoutSdk,

@@ -44,7 +44,8 @@ writeFileSync(
   config,
   `servers:\n${upstream('one')}\n${upstream('two')}\nclients:\n  bench: { tools: ["one__*", "two__*"] }\nstdio: bench\nledger: ./gateway.ledger.jsonl\ndurability: batch\n`,
 );
-const stdio = (args: string[]) => new StdioClientTransport({ command: process.execPath, args, cwd: benchDir });
+const stdio = (args: string[]) =>
+  new StdioClientTransport({ command: process.execPath, args, cwd: benchDir });
 
 // 1. One call, through the gateway vs straight to the upstream.
 const direct = new Client({ name: 'bench', version: '1' });
@@ -54,7 +55,8 @@ await throughGateway.connect(stdio([gatewayCli, '--config', config]));
 let count = 0;
 const expectEcho = (result: Awaited<ReturnType<Client['callTool']>>, text: string) => {
   const first = (result.content as Array<{ text?: string }>)[0]?.text;
-  if (result.isError || first !== `echo: ${text}`) throw new Error(`unexpected result ${JSON.stringify(result)}`);
+  if (result.isError || first !== `echo: ${text}`)
+    throw new Error(`unexpected result ${JSON.stringify(result)}`);
 };
 const viaDirect = async () => {
   const text = `t${count++}`;
@@ -125,7 +127,10 @@ report({
   id: 'gateway-startup',
   title: 'Gateway: cold start to first tools/list answer, two upstreams',
   what: 'Spawn `toolgate-gateway` over stdio (it opens the ledger and starts two raw SDK upstreams), send initialize, initialized and tools/list at once, wait for the answer; beside it, one raw upstream alone.',
-  rows: [row('one raw SDK upstream alone', startup.upstream, 'ms'), row('toolgate-gateway, two upstreams', startup.gateway, 'ms')],
+  rows: [
+    row('one raw SDK upstream alone', startup.upstream, 'ms'),
+    row('toolgate-gateway, two upstreams', startup.gateway, 'ms'),
+  ],
   figure: `${format(median(startup.gateway))} ms`,
   target: '',
   met: null,

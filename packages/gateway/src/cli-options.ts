@@ -42,17 +42,31 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   const values = { ...parsed.values, config: parsed.values.config ?? env.TOOLGATE_GATEWAY_CONFIG };
   if (values.help) return { command: 'help' };
   if (values.config === undefined || values.config === '') {
-    throw new ToolgateError('INVALID_DEFINITION', 'give the configuration: --config gateway.yaml (or TOOLGATE_GATEWAY_CONFIG)');
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'give the configuration: --config gateway.yaml (or TOOLGATE_GATEWAY_CONFIG)',
+    );
   }
   if (positionals[0] === 'approve') {
     const tool = positionals[1];
     if (tool === undefined || positionals.length > 2) {
-      throw new ToolgateError('INVALID_DEFINITION', 'approve takes one tool name: toolgate-gateway approve NAME --config FILE');
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'approve takes one tool name: toolgate-gateway approve NAME --config FILE',
+      );
     }
-    return { command: 'approve', config: values.config, tool, ...(values.pid === undefined ? {} : { pid: integer(values.pid, '--pid') }) };
+    return {
+      command: 'approve',
+      config: values.config,
+      tool,
+      ...(values.pid === undefined ? {} : { pid: integer(values.pid, '--pid') }),
+    };
   }
   if (positionals.length > 0) {
-    throw new ToolgateError('INVALID_DEFINITION', `unknown command ${JSON.stringify(positionals[0])}; the only command is "approve"`);
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `unknown command ${JSON.stringify(positionals[0])}; the only command is "approve"`,
+    );
   }
   return {
     command: 'serve',
@@ -79,7 +93,10 @@ function parse(argv: readonly string[]) {
 function integer(text: string, option: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) {
-    throw new ToolgateError('INVALID_DEFINITION', `${option} must be a whole number, not ${JSON.stringify(text)}`);
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `${option} must be a whole number, not ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }

@@ -8,8 +8,8 @@
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { serveStdio } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
-import { loadConfig } from './config-load.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
+import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
@@ -28,12 +28,17 @@ async function main(): Promise<void> {
     if (command.pid !== undefined) process.kill(command.pid, 'SIGHUP');
     process.stdout.write(
       `approved ${command.tool} (fingerprint ${print}) in ${config.source}` +
-        (command.pid === undefined ? '; send the running gateway SIGHUP to apply it\n' : `; sent SIGHUP to ${command.pid}\n`),
+        (command.pid === undefined
+          ? '; send the running gateway SIGHUP to apply it\n'
+          : `; sent SIGHUP to ${command.pid}\n`),
     );
     return;
   }
   if (command.transport === 'stdio' && config.stdioClient === undefined) {
-    throw new ToolgateError('INVALID_DEFINITION', `${config.source}: name the client a stdio connection is, with "stdio: <client>"`);
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `${config.source}: name the client a stdio connection is, with "stdio: <client>"`,
+    );
   }
   // An upstream's fault must never end the gateway: anything that escapes is logged, not fatal.
   process.on('unhandledRejection', (reason) => log(`unexpected: ${messageOf(reason)}`));
@@ -50,9 +55,9 @@ async function main(): Promise<void> {
       }
     });
   });
-  let stopping: Promise<void> | undefined;
+  let _stopping: Promise<void> | undefined;
   const stop = (close: () => Promise<void>) => {
-    stopping ??= close()
+    _stopping ??= close()
       .then(() => gateway.close())
       .then(() => process.exit(0));
   };

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, type LineCounter, type Node, type Document } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
 
 /**
  * The 1-based line of the YAML node at `path` in `document`; for a path that is not there (a missing

@@ -27,7 +27,12 @@ ledger: ./gateway.ledger.jsonl
 describe('loadConfig', () => {
   it('reads a good config: variables expanded, the ledger resolved against the file', async () => {
     const config = await loadConfig(write(good), { WORKSPACE: '/srv/ws', SEARCH_TOKEN: 's3cret' });
-    expect(config.servers[0]).toMatchObject({ name: 'files', command: 'node', args: ['server.js', '/srv/ws'], prefix: 'fs' });
+    expect(config.servers[0]).toMatchObject({
+      name: 'files',
+      command: 'node',
+      args: ['server.js', '/srv/ws'],
+      prefix: 'fs',
+    });
     expect(config.servers[1]).toMatchObject({ name: 'search', headers: { Authorization: 'Bearer s3cret' } });
     expect(config.ledger).toBe(join(place.dir, 'gateway.ledger.jsonl'));
     expect(config.stdioClient).toBe('desktop');
@@ -37,16 +42,43 @@ describe('loadConfig', () => {
   it('names the missing variable and its line, never sending an empty value', async () => {
     const path = write(good);
     await expect(loadConfig(path, { WORKSPACE: '/srv/ws' })).rejects.toThrow(
-      new RegExp(`${path}:3: servers\\.search\\.headers\\.Authorization: the environment variable SEARCH_TOKEN is not set`),
+      new RegExp(
+        `${path}:3: servers\\.search\\.headers\\.Authorization: the environment variable SEARCH_TOKEN is not set`,
+      ),
     );
   });
 
   it.each([
-    ['an unknown field', good.replace('prefix: fs', 'prefix: fs, prefx: x'), 2, /servers\.files: unknown field "prefx"/],
-    ['a client with no tools', good.replace('tools: ["fs__read_*", "search__*"]', 'tools: []'), 5, /clients\.desktop\.tools: grant at least one tool pattern/],
-    ['a server with both command and url', good.replace('prefix: fs', 'prefix: fs, url: "http://x"'), 2, /give exactly one of "command"/],
-    ['a stdio client that does not exist', good.replace('stdio: desktop', 'stdio: laptop'), 6, /no client is named "laptop"/],
-    ['a postgres ledger (not in this version)', good.replace('./gateway.ledger.jsonl', 'postgres://db/ledger'), 7, /postgres:\/\/ ledger comes with the PostgreSQL ledger store/],
+    [
+      'an unknown field',
+      good.replace('prefix: fs', 'prefix: fs, prefx: x'),
+      2,
+      /servers\.files: unknown field "prefx"/,
+    ],
+    [
+      'a client with no tools',
+      good.replace('tools: ["fs__read_*", "search__*"]', 'tools: []'),
+      5,
+      /clients\.desktop\.tools: grant at least one tool pattern/,
+    ],
+    [
+      'a server with both command and url',
+      good.replace('prefix: fs', 'prefix: fs, url: "http://x"'),
+      2,
+      /give exactly one of "command"/,
+    ],
+    [
+      'a stdio client that does not exist',
+      good.replace('stdio: desktop', 'stdio: laptop'),
+      6,
+      /no client is named "laptop"/,
+    ],
+    [
+      'a postgres ledger (not in this version)',
+      good.replace('./gateway.ledger.jsonl', 'postgres://db/ledger'),
+      7,
+      /postgres:\/\/ ledger comes with the PostgreSQL ledger store/,
+    ],
     ['a YAML syntax error', good.replace('clients:', 'clients: [oops'), 4, /not valid YAML/],
     ['a repeated key', `${good}ledger: ./other.jsonl\n`, 8, /not valid YAML/],
   ])('refuses %s, naming the line', async (_, text, line, message) => {
@@ -64,8 +96,12 @@ describe('toolgate-gateway with a bad config', () => {
   it('exits with code 2 and a one-line reason naming the file and line', async () => {
     const path = write(good.replace('tools: ["fs__read_*", "search__*"]', 'tools: "fs__*"'));
     const outcome = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [cliPath, '--config', path], { timeout: 60_000 }, (error, _stdout, stderr) =>
-        resolve({ code: error ? (error as { code?: number }).code ?? null : 0, stderr }),
+      const child = execFile(
+        process.execPath,
+        [cliPath, '--config', path],
+        { timeout: 60_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
       );
       child.stdin?.end();
     });

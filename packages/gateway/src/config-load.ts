@@ -54,7 +54,10 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ToolgateError('INVALID_DEFINITION', `cannot read the gateway config ${path}: ${messageOf(error)}`);
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `cannot read the gateway config ${path}: ${messageOf(error)}`,
+    );
   }
   const file = await checkConfigText(text, path, env);
   return resolveConfig(file.config, path, env, file.lineAt, file.policyText);
@@ -80,7 +83,10 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
   if (!parsed.success) throw issuesFault(source, parsed.error, lineAt);
   let policyText: string | undefined;
   if (typeof parsed.data.policy === 'string') {
-    const policyPath = resolveFrom(source, expandVariables(parsed.data.policy, env, (message) => fault(source, lineAt(['policy']), message)));
+    const policyPath = resolveFrom(
+      source,
+      expandVariables(parsed.data.policy, env, (message) => fault(source, lineAt(['policy']), message)),
+    );
     try {
       policyText = await readFile(policyPath, 'utf8');
     } catch (error) {
@@ -105,12 +111,17 @@ function resolveConfig(
       name,
       ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
       ...(server.timeout_ms === undefined ? {} : { timeoutMs: server.timeout_ms }),
-      ...(server.root === undefined ? {} : { root: resolveFrom(source, expand(server.root, [...at, 'root'])) }),
+      ...(server.root === undefined
+        ? {}
+        : { root: resolveFrom(source, expand(server.root, [...at, 'root'])) }),
       ...(server.subjects === undefined ? {} : { subjects: server.subjects }),
     };
     if (server.url !== undefined) {
       const headers = Object.fromEntries(
-        Object.entries(server.headers ?? {}).map(([key, value]) => [key, expand(value, [...at, 'headers', key])]),
+        Object.entries(server.headers ?? {}).map(([key, value]) => [
+          key,
+          expand(value, [...at, 'headers', key]),
+        ]),
       );
       return { ...common, url: expand(server.url, [...at, 'url']), headers };
     }
@@ -128,11 +139,19 @@ function resolveConfig(
   const clients = new Map<string, GatewayClient>(
     Object.entries(file.clients).map(([name, client]) => [
       name,
-      { name, tools: client.tools, ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }) },
+      {
+        name,
+        tools: client.tools,
+        ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
+      },
     ]),
   );
   if (file.stdio !== undefined && !clients.has(file.stdio)) {
-    throw fault(source, lineAt(['stdio']), `stdio: no client is named ${JSON.stringify(file.stdio)}; name one of: ${[...clients.keys()].join(', ')}`);
+    throw fault(
+      source,
+      lineAt(['stdio']),
+      `stdio: no client is named ${JSON.stringify(file.stdio)}; name one of: ${[...clients.keys()].join(', ')}`,
+    );
   }
   if (/^postgres(ql)?:\/\//i.test(file.ledger)) {
     throw fault(
@@ -177,11 +196,7 @@ function resolveFrom(source: string, path: string): string {
   return isAbsolute(path) ? path : resolve(dirname(resolve(source)), path);
 }
 
-function issuesFault(
-  source: string,
-  error: z.ZodError,
-  lineAt: CheckedText['lineAt'],
-): ToolgateError {
+function issuesFault(source: string, error: z.ZodError, lineAt: CheckedText['lineAt']): ToolgateError {
   const messages = error.issues.slice(0, 5).map((issue) => {
     const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
     const line = lineAt(issue.path, unknownKey);
@@ -196,9 +211,16 @@ function issuesFault(
 
 function pathText(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
-  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
+  return path
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+    )
+    .join('');
 }
 
 function fault(source: string, line: number | undefined, message: string): ToolgateError {
-  return new ToolgateError('INVALID_DEFINITION', `${source}${line === undefined ? '' : `:${line}`}: ${message}`);
+  return new ToolgateError(
+    'INVALID_DEFINITION',
+    `${source}${line === undefined ? '' : `:${line}`}: ${message}`,
+  );
 }

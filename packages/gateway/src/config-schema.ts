@@ -51,10 +51,16 @@ const policyRule = z.strictObject({
 /** The gateway's YAML configuration file, as zod checks it. Unknown keys are refused everywhere. */
 export const gatewayConfigSchema = z.strictObject({
   servers: z
-    .record(z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, "_", "." or "-"'), upstreamSchema)
+    .record(
+      z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, "_", "." or "-"'),
+      upstreamSchema,
+    )
     .refine((servers) => Object.keys(servers).length > 0, 'name at least one upstream server'),
   clients: z
-    .record(z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, "_", "." or "-"'), clientSchema)
+    .record(
+      z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, "_", "." or "-"'),
+      clientSchema,
+    )
     .refine((clients) => Object.keys(clients).length > 0, 'name at least one client'),
   stdio: nonEmpty.optional(),
   http: z
@@ -67,7 +73,10 @@ export const gatewayConfigSchema = z.strictObject({
     })
     .optional(),
   policy: z
-    .union([nonEmpty, z.strictObject({ default: z.enum(['allow', 'deny', 'ask']).optional(), rules: z.array(policyRule) })])
+    .union([
+      nonEmpty,
+      z.strictObject({ default: z.enum(['allow', 'deny', 'ask']).optional(), rules: z.array(policyRule) }),
+    ])
     .optional(),
   ledger: nonEmpty,
   durability: z.enum(['always', 'batch', 'none']).optional(),

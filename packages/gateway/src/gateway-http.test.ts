@@ -58,7 +58,7 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     return client;
   };
 
-  it('serves two clients with different grants at once: neither sees nor calls the other\'s tools', async () => {
+  it("serves two clients with different grants at once: neither sees nor calls the other's tools", async () => {
     const [desktop, agent] = await Promise.all([connect(tokens.desktop), connect(tokens.agent)]);
     const [desktopTools, agentTools] = await Promise.all([desktop.listTools(), agent.listTools()]);
     expect(agentTools.tools.map((tool) => tool.name)).toEqual(['ev__get-sum']);
@@ -66,7 +66,10 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     expect(desktopTools.tools.map((tool) => tool.name)).not.toContain('ev__get-sum');
     const [sum, read] = await Promise.all([
       agent.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } }),
-      desktop.callTool({ name: 'fs__read_text_file', arguments: { path: join(place.workspace, 'hello.txt') } }),
+      desktop.callTool({
+        name: 'fs__read_text_file',
+        arguments: { path: join(place.workspace, 'hello.txt') },
+      }),
     ]);
     expect(textOf(sum)).toContain('5');
     expect(textOf(read)).toBe('hello from the workspace\n');
@@ -81,7 +84,7 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     expect(textOf(desktopSums)).toMatch(/^CAPABILITY_VIOLATION: agent "desktop"/);
   });
 
-  it('refuses a request with no token, a wrong one, or another client\'s session id', async () => {
+  it("refuses a request with no token, a wrong one, or another client's session id", async () => {
     const initialize = {
       jsonrpc: '2.0',
       id: 1,
@@ -91,7 +94,11 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     const post = (headers: Record<string, string>, body: unknown = initialize) =>
       fetch(gateway.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
         body: JSON.stringify(body),
       });
     expect((await post({})).status).toBe(401);
@@ -108,7 +115,17 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     const rebinding = await new Promise<number>((resolve, reject) => {
       const url = new URL(gateway.url);
       const sent = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${tokens.desktop}`, 'content-type': 'application/json' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            host: 'evil.example',
+            authorization: `Bearer ${tokens.desktop}`,
+            'content-type': 'application/json',
+          },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
@@ -145,7 +162,9 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
       'tools/list',
     ]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(['ev__get-sum']);
+    expect(JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'ev__get-sum',
+    ]);
     const called = await inspector([
       gateway.url,
       '--transport',
@@ -168,9 +187,19 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     // a second gateway needs its own ledger (one writer per ledger file, held by a lock);
     // the Inspector takes --config for itself, so the gateway's comes by its variable
     const stdioConfig = join(place.dir, 'stdio.yaml');
-    writeFileSync(stdioConfig, configText(place.workspace).replace('./gateway.ledger.jsonl', './stdio.ledger.jsonl'));
+    writeFileSync(
+      stdioConfig,
+      configText(place.workspace).replace('./gateway.ledger.jsonl', './stdio.ledger.jsonl'),
+    );
     const gatewayCli = join(__dirname, '..', 'dist', 'cli.js');
-    const listed = await inspector(['-e', `TOOLGATE_GATEWAY_CONFIG=${stdioConfig}`, process.execPath, gatewayCli, '--method', 'tools/list']);
+    const listed = await inspector([
+      '-e',
+      `TOOLGATE_GATEWAY_CONFIG=${stdioConfig}`,
+      process.execPath,
+      gatewayCli,
+      '--method',
+      'tools/list',
+    ]);
     expect(listed.code, listed.stderr).toBe(0);
     const names = JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name);
     expect(names).toContain('fs__read_text_file');

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changingServer, connectStdio, eventually, scratch, sdkClient, textOf } from './testing-fixtures/gateway.js';
+import {
+  changingServer,
+  connectStdio,
+  eventually,
+  scratch,
+  sdkClient,
+  textOf,
+} from './testing-fixtures/gateway.js';
 
 const configWith = (tools: string, extra = '') => `servers:
   mine: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(changingServer)}], prefix: mine }

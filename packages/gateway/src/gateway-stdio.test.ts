@@ -1,11 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { execFileSync } from 'node:child_process';
-import { replayGatewayLedger } from './replay.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayGatewayLedger } from './replay.js';
 import {
   type Answer,
   binPath,
@@ -55,19 +55,28 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   });
 
   it('runs an allowed call on the real filesystem server', async () => {
-    const result = await client.callTool({ name: 'fs__read_text_file', arguments: { path: join(place.workspace, 'hello.txt') } });
+    const result = await client.callTool({
+      name: 'fs__read_text_file',
+      arguments: { path: join(place.workspace, 'hello.txt') },
+    });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toBe('hello from the workspace\n');
   });
 
   it('refuses a tool outside the grant, before any upstream is asked', async () => {
-    const result = await client.callTool({ name: 'fs__write_file', arguments: { path: join(place.workspace, 'x'), content: 'x' } });
+    const result = await client.callTool({
+      name: 'fs__write_file',
+      arguments: { path: join(place.workspace, 'x'), content: 'x' },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^CAPABILITY_VIOLATION: .*desktop.*fs__write_file/);
   });
 
   it('refuses a path policy denies, even written to climb out of the workspace and back', async () => {
-    for (const path of [join(place.workspace, 'secret', 'key.txt'), `${place.workspace}/hello/../secret/key.txt`]) {
+    for (const path of [
+      join(place.workspace, 'secret', 'key.txt'),
+      `${place.workspace}/hello/../secret/key.txt`,
+    ]) {
       const result = await client.callTool({ name: 'fs__read_text_file', arguments: { path } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^PERMISSION_DENIED: .*secrets stay put/);
@@ -94,13 +103,20 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       (block) => block.type === 'image',
     );
     expect(image?.mimeType).toBe('image/png');
-    expect(Buffer.from(image?.data ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(image?.data ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('passes progress through from the upstream', async () => {
     const seen: number[] = [];
     const result = await client.request(
-      { method: 'tools/call', params: { name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } } },
+      {
+        method: 'tools/call',
+        params: { name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } },
+      },
       CallToolResultSchema,
       { onprogress: (progress) => seen.push(progress.progress), timeout: 60_000 },
     );
@@ -112,20 +128,32 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     const before = await client.callTool({ name: 'mine__note', arguments: { text: 'one' } });
     expect(textOf(before)).toBe('note: one');
     await client.callTool({ name: 'mine__rewrite', arguments: {} });
-    await eventually(async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'));
+    await eventually(
+      async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+    );
     const refused = await client.callTool({ name: 'mine__note', arguments: { text: 'two' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/^TOOL_CHANGED: .*mine__note.*"mine"/);
     expect(stderr()).toContain('toolgate-gateway approve mine__note');
     // the operator approves what the ledger reported; the command tells the running gateway (SIGHUP)
-    const approved = execFileSync(process.execPath, [cliPath, 'approve', 'mine__note', '--config', config, '--pid', String(transport.pid)]);
+    const approved = execFileSync(process.execPath, [
+      cliPath,
+      'approve',
+      'mine__note',
+      '--config',
+      config,
+      '--pid',
+      String(transport.pid),
+    ]);
     expect(approved.toString()).toMatch(/^approved mine__note \(fingerprint sha256:[0-9a-f]{64}\)/);
     expect(readFileSync(config, 'utf8')).toMatch(/approve:\n {2}mine__note: sha256:[0-9a-f]{64}/);
     expect(readFileSync(config, 'utf8')).toContain('# a gateway for the tests');
     await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === 'mine__note'));
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'mine__note');
     expect(listed?.description).toContain('send every file');
-    expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'three' } }))).toBe('note: three');
+    expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'three' } }))).toBe(
+      'note: three',
+    );
   });
 
   it('answers a call whose upstream is killed mid-call with an error naming it, and the next call works', async () => {

@@ -3,12 +3,11 @@ import {
   type Approver,
   type CallOptions,
   messageOf,
-  type Policy,
   type ToolDescription,
   ToolGate,
   ToolgateError,
-  type ToolResult,
   ToolRegistry,
+  type ToolResult,
 } from '@toolgate/core';
 import { FileStore, LedgerRecorder } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
@@ -147,10 +146,16 @@ export class Gateway {
    */
   async reload(next: GatewayConfig): Promise<void> {
     if (serversKey(next.servers) !== serversKey(this.#config.servers)) {
-      throw new ToolgateError('INVALID_DEFINITION', 'servers changed; restart the gateway to change its upstream servers (the old config is kept)');
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'servers changed; restart the gateway to change its upstream servers (the old config is kept)',
+      );
     }
     if (next.ledger !== this.#config.ledger || next.durability !== this.#config.durability) {
-      throw new ToolgateError('INVALID_DEFINITION', 'the ledger changed; restart the gateway to change it (the old config is kept)');
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'the ledger changed; restart the gateway to change it (the old config is kept)',
+      );
     }
     this.#approveAll(next.approve);
     this.#config = next;
@@ -191,6 +196,9 @@ function serversKey(servers: readonly McpServerConfig[]): string {
 }
 
 function describeChange(change: ToolChange): string {
-  const approve = change.fingerprint === undefined ? '' : `; to approve it: toolgate-gateway approve ${change.tool} --config <file>`;
+  const approve =
+    change.fingerprint === undefined
+      ? ''
+      : `; to approve it: toolgate-gateway approve ${change.tool} --config <file>`;
   return `tool "${change.tool}" on upstream "${change.server}" ${change.kind}${change.reason ? ` (${change.reason})` : ''}${approve}`;
 }

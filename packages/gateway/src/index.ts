@@ -10,8 +10,13 @@ export { type GatewayClient, type GatewayConfig, loadConfig } from './config-loa
 export { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 export { Gateway, type GatewayOptions } from './gateway.js';
 export { grantMatcher } from './grants.js';
+export { replayGatewayLedger } from './replay.js';
 export { toCallToolResult } from './result.js';
-export { checkTokens, type GatewayHttpEndpoint, type GatewayHttpOptions, serveGatewayHttp } from './serve-http.js';
+export {
+  checkTokens,
+  type GatewayHttpEndpoint,
+  type GatewayHttpOptions,
+  serveGatewayHttp,
+} from './serve-http.js';
 export { createSessionServer } from './session-server.js';
 export { expandVariables } from './variables.js';
-export { replayGatewayLedger } from './replay.js';

@@ -10,8 +10,8 @@ import {
 } from '@toolgate/core';
 import {
   FileStore,
-  LedgerRecorder,
   type LedgerEvent,
+  LedgerRecorder,
   ReplaySession,
   readAll,
   readLedgerFile,
@@ -33,7 +33,10 @@ export async function replayGatewayLedger(source: string, target: string): Promi
   const events = await readAll(readLedgerFile(source));
   const stamps = events.map((event) => new Date(event.at));
   let stamp = 0;
-  const store = await FileStore.open(target, { durability: 'none', clock: () => stamps[stamp++] ?? new Date() });
+  const store = await FileStore.open(target, {
+    durability: 'none',
+    clock: () => stamps[stamp++] ?? new Date(),
+  });
   const calls: Promise<ToolResult>[] = [];
   try {
     const runs = new Map<string, { recorder: LedgerRecorder; gate: ToolGate }>();
@@ -48,7 +51,10 @@ export async function replayGatewayLedger(source: string, target: string): Promi
         const recorder = new LedgerRecorder(store, { runId: event.runId });
         const gate = new ToolGate(
           replayRegistry(session),
-          session.gateOptions({ recorder: sequencer.recorder(recorder), callIds: () => callIds.shift() ?? 'unrecorded' }),
+          session.gateOptions({
+            recorder: sequencer.recorder(recorder),
+            callIds: () => callIds.shift() ?? 'unrecorded',
+          }),
         );
         run = { recorder, gate };
         runs.set(event.runId, run);
@@ -60,7 +66,9 @@ export async function replayGatewayLedger(source: string, target: string): Promi
         const returned = outcome.get(callId)?.payload as { error?: { code?: string } } | undefined;
         const granted = returned?.error?.code !== 'CAPABILITY_VIOLATION';
         callIds.push(callId);
-        calls.push(run.gate.forAgent({ name: event.actor, tools: granted ? [tool] : [] }).callTool(tool, parameters));
+        calls.push(
+          run.gate.forAgent({ name: event.actor, tools: granted ? [tool] : [] }).callTool(tool, parameters),
+        );
       }
       if (['tool.called', 'policy.decided', 'tool.returned'].includes(event.kind)) {
         await sequencer.write(`${callIdOf(event)}:${event.kind}`, event.seq);

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type JsonValue, type ToolResult, ToolgateError } from '@toolgate/core';
+import { type JsonValue, ToolgateError, type ToolResult } from '@toolgate/core';
 import { contentResult, errorResult, outputResult } from '@toolgate/mcp-server';
 
 /**

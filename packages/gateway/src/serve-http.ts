@@ -51,7 +51,10 @@ interface Session {
  * client's token cannot use its id. Tokens are read when each request arrives, from the config in
  * force (a SIGHUP reload changes them without dropping sessions).
  */
-export async function serveGatewayHttp(gateway: Gateway, options: GatewayHttpOptions = {}): Promise<GatewayHttpEndpoint> {
+export async function serveGatewayHttp(
+  gateway: Gateway,
+  options: GatewayHttpOptions = {},
+): Promise<GatewayHttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const env = options.env ?? process.env;
@@ -71,7 +74,12 @@ export async function serveGatewayHttp(gateway: Gateway, options: GatewayHttpOpt
     const client = clientOf(gateway, request.headers.authorization, env);
     if (client === undefined) {
       response.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(response, 401, -32000, 'missing or unknown bearer token: send the token of a configured client');
+      return sendError(
+        response,
+        401,
+        -32000,
+        'missing or unknown bearer token: send the token of a configured client',
+      );
     }
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
       return sendError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
@@ -94,7 +102,12 @@ export async function serveGatewayHttp(gateway: Gateway, options: GatewayHttpOpt
       return session.transport.handleRequest(request, response, body);
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      return sendError(response, 400, -32000, 'no session: send an initialize request first (without mcp-session-id)');
+      return sendError(
+        response,
+        400,
+        -32000,
+        'no session: send an initialize request first (without mcp-session-id)',
+      );
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -117,10 +130,13 @@ export async function serveGatewayHttp(gateway: Gateway, options: GatewayHttpOpt
     });
   });
   const port = (server.address() as AddressInfo).port;
-  guard.allowedHosts = [...defaultAllowedHosts(host, port), ...(options.allowedHosts ?? [])].map((name) => name.toLowerCase());
-  guard.allowedOrigins = [...defaultAllowedOrigins(guard.allowedHosts), ...(options.allowedOrigins ?? [])].map((name) =>
+  guard.allowedHosts = [...defaultAllowedHosts(host, port), ...(options.allowedHosts ?? [])].map((name) =>
     name.toLowerCase(),
   );
+  guard.allowedOrigins = [
+    ...defaultAllowedOrigins(guard.allowedHosts),
+    ...(options.allowedOrigins ?? []),
+  ].map((name) => name.toLowerCase());
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}${path}`,
@@ -151,12 +167,18 @@ export function checkTokens(gateway: Gateway, env: NodeJS.ProcessEnv): void {
     }
     const other = seen.get(token);
     if (other !== undefined) {
-      throw new ToolgateError('INVALID_DEFINITION', `clients "${other}" and "${client.name}" have the same token; give each its own`);
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `clients "${other}" and "${client.name}" have the same token; give each its own`,
+      );
     }
     seen.set(token, client.name);
   }
   if (!any) {
-    throw new ToolgateError('INVALID_DEFINITION', 'no client has a token_env, so nobody could connect over HTTP; give a client one');
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'no client has a token_env, so nobody could connect over HTTP; give a client one',
+    );
   }
 }
 
@@ -176,6 +198,9 @@ function clientOf(gateway: Gateway, header: string | undefined, env: NodeJS.Proc
 
 function sendError(response: ServerResponse, status: number, code: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
   response.end(body);
 }

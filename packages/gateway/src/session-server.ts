@@ -4,8 +4,8 @@ import {
   type CallToolResult,
   ElicitResultSchema,
   ListToolsRequestSchema,
-  type ServerNotification,
   type Tool as McpTool,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions, ToolProgressEvent } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
@@ -50,7 +50,9 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
       );
       return toCallToolResult(result);
     } catch (error) {
-      return errorResult(new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`));
+      return errorResult(
+        new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
+      );
     }
   });
   return server;
@@ -71,16 +73,26 @@ function elicitingApprover(server: Server, sendRequest: SendRequest): Approver {
       };
     }
     // sent as part of the call (over HTTP: on the call's own response stream)
-    const answer = await sendRequest({ method: 'elicitation/create', params: {
-      message: approvalMessage(request),
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          approve: { type: 'boolean', title: 'Approve', description: `Let "${request.tool}" run with these parameters` },
+    const answer = await sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: approvalMessage(request),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              approve: {
+                type: 'boolean',
+                title: 'Approve',
+                description: `Let "${request.tool}" run with these parameters`,
+              },
+            },
+            required: ['approve'],
+          },
         },
-        required: ['approve'],
       },
-    } }, ElicitResultSchema);
+      ElicitResultSchema,
+    );
     if (answer.action !== 'accept') return { approved: false, reason: `the user chose ${answer.action}` };
     const approved = answer.content?.approve === true;
     return { approved, reason: approved ? 'the user approved it' : 'the user declined it' };

@@ -13,7 +13,9 @@ export function expandVariables(
   return text.replace(variable, (_, name: string) => {
     const value = env[name];
     if (value === undefined) {
-      throw fail(`the environment variable ${name} is not set (used as \${${name}}); set it, or remove the reference`);
+      throw fail(
+        `the environment variable ${name} is not set (used as \${${name}}); set it, or remove the reference`,
+      );
     }
     return value;
   });

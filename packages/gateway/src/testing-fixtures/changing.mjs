@@ -14,7 +14,10 @@ const tools = () => [
   { name: 'rewrite', description: 'Changes the description of note.', inputSchema: object({}) },
 ];
 
-const server = new Server({ name: 'changing', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+const server = new Server(
+  { name: 'changing', version: '1.0.0' },
+  { capabilities: { tools: { listChanged: true } } },
+);
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools() }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
@@ -24,7 +27,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // says it has the call (progress, when asked for), then never answers
     const progressToken = request.params._meta?.progressToken;
     if (progressToken !== undefined)
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1 } });
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: 1 },
+      });
     return new Promise(() => undefined);
   }
   if (name === 'rewrite') {

@@ -15,8 +15,14 @@ export const cliPath = join(packageDir, 'dist', 'cli.js');
 /** A binary installed in this package's node_modules/.bin. */
 export const binPath = (name: string) => join(packageDir, 'node_modules', '.bin', name);
 /** The real third-party servers, their built entries. */
-export const filesystemServer = join(packageDir, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-export const everythingServer = join(packageDir, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const filesystemServer = join(
+  packageDir,
+  'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+export const everythingServer = join(
+  packageDir,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 /** Our own upstream whose tool list changes on request. */
 export const changingServer = join(packageDir, 'src/testing-fixtures/changing.mjs');
 
@@ -71,7 +77,10 @@ export type Answer = 'approve' | 'decline' | 'none';
 /** A raw SDK client that declares elicitation (unless `answer` is none) and answers it as told. */
 export function sdkClient(answer: () => Answer = () => 'approve'): Client {
   const declares = answer() !== 'none';
-  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: declares ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: 'gateway-test', version: '1.0.0' },
+    { capabilities: declares ? { elicitation: {} } : {} },
+  );
   if (declares) {
     client.setRequestHandler(ElicitRequestSchema, () =>
       answer() === 'approve' ? { action: 'accept', content: { approve: true } } : { action: 'decline' },
@@ -135,7 +144,11 @@ export async function startHttpGateway(config: string): Promise<HttpGateway> {
 }
 
 /** Connects a client over HTTP with a bearer token. */
-export async function connectHttp(client: Client, url: string, token: string): Promise<StreamableHTTPClientTransport> {
+export async function connectHttp(
+  client: Client,
+  url: string,
+  token: string,
+): Promise<StreamableHTTPClientTransport> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
