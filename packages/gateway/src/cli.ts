@@ -11,7 +11,7 @@ import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
-import { serveGatewayHttp } from './serve-http.js';
+import { checkTokens, serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
 
 const log = (line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`);
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       `${config.source}: name the client a stdio connection is, with "stdio: <client>"`,
     );
   }
+  if (command.transport === 'http') checkTokens(config, process.env);
   // An upstream's fault must never end the gateway: anything that escapes is logged, not fatal.
   process.on('unhandledRejection', (reason) => log(`unexpected: ${messageOf(reason)}`));
   const gateway = await Gateway.start(config, { log }).catch((error: unknown) => {

@@ -92,20 +92,54 @@ describe('loadConfig', () => {
   });
 });
 
+const runCli = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { timeout: 60_000, env },
+      (error, _stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+    );
+    child.stdin?.end();
+  });
+
 describe('toolgate-gateway with a bad config', () => {
   it('exits with code 2 and a one-line reason naming the file and line', async () => {
     const path = write(good.replace('tools: ["fs__read_*", "search__*"]', 'tools: "fs__*"'));
-    const outcome = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [cliPath, '--config', path],
-        { timeout: 60_000 },
-        (error, _stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
-      );
-      child.stdin?.end();
-    });
+    const outcome = await runCli(['--config', path]);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(new RegExp(`${path}:5: clients\\.desktop\\.tools: `));
+  });
+});
+
+describe('toolgate-gateway --http with bad tokens', () => {
+  const env = { ...process.env, WORKSPACE: 'w', SEARCH_TOKEN: 't' };
+  it.each([
+    ['an unset token variable', {}, /DESKTOP_TOKEN \(its token_env\) is not set/],
+    [
+      'a short token',
+      { DESKTOP_TOKEN: 'short' },
+      /DESKTOP_TOKEN \(its token_env\) is shorter than 16 characters/,
+    ],
+  ])('refuses %s before starting anything, exit 2', async (_, tokens, message) => {
+    const outcome = await runCli(['--config', write(good), '--http'], { ...env, ...tokens });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(message);
+  });
+
+  it('refuses two clients sharing one token', async () => {
+    const shared = good.replace(
+      'stdio: desktop',
+      '  ci: { token_env: CI_TOKEN, tools: ["search__*"] }\nstdio: desktop',
+    );
+    const token = 'the-same-token-for-both-0123';
+    const outcome = await runCli(['--config', write(shared), '--http'], {
+      ...env,
+      DESKTOP_TOKEN: token,
+      CI_TOKEN: token,
+    });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/clients "desktop" and "ci" have the same token/);
   });
 });

@@ -11,6 +11,7 @@ import {
   readJsonBody,
   refuseRequest,
 } from '@toolgate/mcp-server';
+import type { GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
 import { createSessionServer } from './session-server.js';
 
@@ -59,7 +60,7 @@ export async function serveGatewayHttp(
   const path = options.path ?? '/mcp';
   const env = options.env ?? process.env;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  checkTokens(gateway, env);
+  checkTokens(gateway.config, env);
   const guard = { allowedHosts: [] as string[], allowedOrigins: [] as string[] };
   const sessions = new Map<string, Session>();
   const server = createServer((request, response) => {
@@ -152,10 +153,10 @@ export async function serveGatewayHttp(
 }
 
 /** Every client that may connect over HTTP has a token, set, and no two share one. */
-export function checkTokens(gateway: Gateway, env: NodeJS.ProcessEnv): void {
+export function checkTokens(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   const seen = new Map<string, string>();
   let any = false;
-  for (const client of gateway.config.clients.values()) {
+  for (const client of config.clients.values()) {
     if (client.tokenEnv === undefined) continue;
     any = true;
     const token = env[client.tokenEnv];
