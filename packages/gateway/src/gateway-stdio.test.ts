@@ -156,6 +156,31 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     );
   });
 
+  it("passes a client's cancellation through to the upstream call, and records it as CANCELLED", async () => {
+    const controller = new AbortController();
+    const cancelled = client
+      .request(
+        { method: 'tools/call', params: { name: 'mine__hang', arguments: {} } },
+        CallToolResultSchema,
+        {
+          onprogress: () => controller.abort('the user pressed stop'),
+          signal: controller.signal,
+          timeout: 60_000,
+        },
+      )
+      .then(
+        () => 'answered',
+        () => 'cancelled',
+      );
+    expect(await cancelled).toBe('cancelled');
+    const ledger = join(place.dir, 'gateway.ledger.jsonl');
+    await eventually(async () =>
+      /"code":"CANCELLED"[^\n]*"tool":"mine__hang"/.test(readFileSync(ledger, 'utf8')),
+    );
+    // the session goes on
+    expect(textOf(await client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
+  });
+
   it('answers a call whose upstream is killed mid-call with an error naming it, and the next call works', async () => {
     const pid = Number(textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
     expect(pid).toBeGreaterThan(0);
