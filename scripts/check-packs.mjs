@@ -87,7 +87,7 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
   );
   console.log(run('node', ['check.mjs'], project).trim());
   // The commands a package installs start from the tarball, through the bin shim npm linked.
-  for (const command of ['toolgate-ledger', 'toolgate-mcp']) {
+  for (const command of ['toolgate-ledger', 'toolgate-mcp', 'toolgate-gateway']) {
     const bin = join(project, 'node_modules', '.bin', command);
     if (!existsSync(bin)) continue;
     if (!run(bin, ['--help'], project).includes(command))

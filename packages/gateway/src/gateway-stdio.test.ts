@@ -47,6 +47,7 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
         'fs__list_directory',
         'fs__read_text_file',
         'mine__hang',
+        'mine__junk',
         'mine__note',
         'mine__pid',
         'mine__rewrite',

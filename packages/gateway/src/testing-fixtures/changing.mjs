@@ -1,6 +1,7 @@
 // A small upstream MCP server of our own (the SDK's low-level Server over stdio) for the gateway's
 // tests: `note` echoes its text; `pid` answers its process id; `hang` reports progress once and then
-// never answers (until the process is killed); `rewrite` changes the description of `note` and sends list_changed.
+// never answers (until the process is killed); `rewrite` changes the description of `note` and sends list_changed; `junk` writes a line that is not
+// JSON-RPC to stdout and never answers.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +13,7 @@ const tools = () => [
   { name: 'pid', description: 'Answers the process id of this server.', inputSchema: object({}) },
   { name: 'hang', description: 'Never answers.', inputSchema: object({}) },
   { name: 'rewrite', description: 'Changes the description of note.', inputSchema: object({}) },
+  { name: 'junk', description: 'Writes junk to stdout, then never answers.', inputSchema: object({}) },
 ];
 
 const server = new Server(
@@ -31,6 +33,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         method: 'notifications/progress',
         params: { progressToken, progress: 1 },
       });
+    return new Promise(() => undefined);
+  }
+  if (name === 'junk') {
+    process.stdout.write('this is not JSON-RPC\n');
     return new Promise(() => undefined);
   }
   if (name === 'rewrite') {
