@@ -28,6 +28,13 @@ const allowed = {
   // an adapter: core and its framework (a peer), nothing else of ours
   'ai-sdk': ['@toolgate/core'],
   'openai-agents': ['@toolgate/core'],
+  gateway: [
+    '@toolgate/core',
+    '@toolgate/ledger',
+    '@toolgate/mcp-client',
+    '@toolgate/mcp-server',
+    '@modelcontextprotocol/sdk',
+  ],
 };
 
 const isTest = (file) =>

@@ -58,7 +58,8 @@ try {
   // Only the MCP packages may need the SDK: the rest install and import without it — but for the
   // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).
   const withoutSdk = names.filter(
-    (name) => !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/openai-agents',
+    (name) =>
+      !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/gateway' && name !== '@toolgate/openai-agents',
   );
   installAndImport(
     'no-mcp-sdk',
@@ -101,7 +102,7 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
   );
   console.log(run('node', ['check.mjs'], project).trim());
   // The commands a package installs start from the tarball, through the bin shim npm linked.
-  for (const command of ['toolgate-ledger', 'toolgate-mcp']) {
+  for (const command of ['toolgate-ledger', 'toolgate-mcp', 'toolgate-gateway']) {
     const bin = join(project, 'node_modules', '.bin', command);
     if (!existsSync(bin)) continue;
     if (!run(bin, ['--help'], project).includes(command))

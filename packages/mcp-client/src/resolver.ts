@@ -136,6 +136,14 @@ export class MCPResolver implements ToolResolver {
     return `the MCP servers attached (${parts.join('; ')})`;
   }
 
+  /**
+   * The names of the tools served now as they were approved, in the order listed: a tool whose
+   * description or schema changed since (awaiting `approve`) is left out, as is a withheld one.
+   */
+  servedNames(): string[] {
+    return [...this.#entries].filter(([, entry]) => !entry.changed).map(([name]) => name);
+  }
+
   /** The pid of a stdio server's child process while its session is open. */
   pid(server: string): Promise<number | undefined> {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);

@@ -24,7 +24,10 @@ describe('a remote tool that changes after it was listed', () => {
       recorder: { toolChanged: (change: ToolChange) => void recorded.push(change) },
     });
     open.push(resolver);
+    expect(resolver.servedNames()).toContain('echo');
     await resolver.call('mutate', {});
+    await resolver.settled();
+    expect(resolver.servedNames()).not.toContain('echo');
     await expect(resolver.call('echo', { value: 'x' })).rejects.toMatchObject({
       code: 'TOOL_CHANGED',
       message: expect.stringContaining('tool "echo" on MCP server "faulty" is not what was approved'),
@@ -46,6 +49,7 @@ describe('a remote tool that changes after it was listed', () => {
     expect(refused).toMatchObject({ isError: true, error: { code: 'TOOL_CHANGED' } });
 
     resolver.approve('echo', changes[0]!.fingerprint!);
+    expect(resolver.servedNames()).toContain('echo');
     expect(await resolver.call('echo', { value: 'z' })).toMatchObject({ value: 'z' });
     expect((await resolver.describe('echo'))?.description).toBe(mutated);
     expect(changes).toHaveLength(1);

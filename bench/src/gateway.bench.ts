@@ -1,0 +1,138 @@
+/**
+ * toolgate-gateway against calling the upstream straight: one `tools/call` from a raw SDK client over
+ * stdio through the gateway (grant → policy → ledger with `batch` durability → the upstream over
+ * stdio) vs the same call from the same client straight to the same upstream; and the gateway's
+ * cold start (two upstreams) to its first `tools/list` answer.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { compareLatency } from './compare.js';
+import { format, median, quick, report, row } from './report.js';
+
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const gatewayCli = join(
+  dirname(createRequire(import.meta.url).resolve('@toolgate/gateway/package.json')),
+  'dist',
+  'cli.js',
+);
+
+/** A minimal raw SDK upstream with one tool, as the SDK's README writes one. */
+const upstreamArgs = [
+  '--input-type=module',
+  '-e',
+  `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 'raw-upstream', version: '1.0.0' });
+server.registerTool('echo', { description: 'Echoes its text.', inputSchema: { text: z.string() } },
+  async ({ text }) => ({ content: [{ type: 'text', text: 'echo: ' + text }] }));
+await server.connect(new StdioServerTransport());
+process.stdin.on('end', () => process.exit(0));`,
+];
+
+const scratch = mkdtempSync(join(tmpdir(), 'toolgate-gateway-bench-'));
+const upstream = (name: string) =>
+  `  ${name}: { command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify(upstreamArgs)}, cwd: ${JSON.stringify(benchDir)}, prefix: ${name} }`;
+const config = join(scratch, 'gateway.yaml');
+writeFileSync(
+  config,
+  `servers:\n${upstream('one')}\n${upstream('two')}\nclients:\n  bench: { tools: ["one__*", "two__*"] }\nstdio: bench\nledger: ./gateway.ledger.jsonl\ndurability: batch\n`,
+);
+const stdio = (args: string[]) =>
+  new StdioClientTransport({ command: process.execPath, args, cwd: benchDir });
+
+// 1. One call, through the gateway vs straight to the upstream.
+const direct = new Client({ name: 'bench', version: '1' });
+await direct.connect(stdio(upstreamArgs));
+const throughGateway = new Client({ name: 'bench', version: '1' });
+await throughGateway.connect(stdio([gatewayCli, '--config', config]));
+let count = 0;
+const expectEcho = (result: Awaited<ReturnType<Client['callTool']>>, text: string) => {
+  const first = (result.content as Array<{ text?: string }>)[0]?.text;
+  if (result.isError || first !== `echo: ${text}`)
+    throw new Error(`unexpected result ${JSON.stringify(result)}`);
+};
+const viaDirect = async () => {
+  const text = `t${count++}`;
+  expectEcho(await direct.callTool({ name: 'echo', arguments: { text } }), text);
+};
+const viaGateway = async () => {
+  const text = `t${count++}`;
+  expectEcho(await throughGateway.callTool({ name: 'one__echo', arguments: { text } }), text);
+};
+await compareLatency({
+  id: 'gateway-stdio-call',
+  title: 'Gateway: one tools/call through toolgate-gateway vs straight to the upstream',
+  what: 'A raw SDK client calls `echo` over stdio: through `toolgate-gateway` (grant, policy, ledger with batch durability, the upstream over stdio) vs straight to the same raw SDK upstream.',
+  anchor: { name: 'raw SDK Client → upstream', fn: viaDirect },
+  subject: { name: 'raw SDK Client → toolgate-gateway → upstream', fn: viaGateway },
+  maxRatio: 1.3,
+  note: (rows) => `the gateway adds ${format(rows[1]!.median - rows[0]!.median)} µs`,
+});
+await throughGateway.close();
+await direct.close();
+
+// 2. Cold start to the first tools/list answer, with two upstreams.
+const handshake = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join('');
+
+async function startToToolsList(args: string[]): Promise<number> {
+  const start = performance.now();
+  const child = spawn(process.execPath, args, { cwd: benchDir, stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdin.write(handshake);
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`exited (${code}) before answering tools/list`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('"id":2')) resolve();
+    });
+  });
+  const elapsed = performance.now() - start;
+  child.removeAllListeners('exit');
+  await stopped(child);
+  return elapsed;
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.stdin?.end();
+  });
+}
+
+const startup = { gateway: [] as number[], upstream: [] as number[] };
+for (let round = 0; round < (quick ? 2 : 7); round++) {
+  startup.upstream.push(await startToToolsList(upstreamArgs));
+  startup.gateway.push(await startToToolsList([gatewayCli, '--config', config]));
+}
+report({
+  id: 'gateway-startup',
+  title: 'Gateway: cold start to first tools/list answer, two upstreams',
+  what: 'Spawn `toolgate-gateway` over stdio (it opens the ledger and starts two raw SDK upstreams), send initialize, initialized and tools/list at once, wait for the answer; beside it, one raw upstream alone.',
+  rows: [
+    row('one raw SDK upstream alone', startup.upstream, 'ms'),
+    row('toolgate-gateway, two upstreams', startup.gateway, 'ms'),
+  ],
+  figure: `${format(median(startup.gateway))} ms`,
+  target: '',
+  met: null,
+});
+rmSync(scratch, { recursive: true, force: true });

@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+import { ToolgateError } from '@toolgate/core';
+
+/** The command line of `toolgate-gateway`, parsed. */
+export type GatewayCommand =
+  | { command: 'help' }
+  | { command: 'serve'; config: string; transport: 'stdio' | 'http'; port?: number }
+  | { command: 'approve'; config: string; tool: string; pid?: number };
+
+/** The `--help` text. */
+export const usage = `toolgate-gateway: upstream MCP servers behind grants, policy and a verified ledger
+
+usage:
+  toolgate-gateway --config gateway.yaml            serve the config's "stdio" client on stdin/stdout
+  toolgate-gateway --config gateway.yaml --http     serve every client with a token_env over HTTP
+  toolgate-gateway approve NAME --config gateway.yaml [--pid PID]
+                                                    approve a changed tool as the ledger reported it
+
+options:
+  --config FILE   the YAML configuration (required; or the TOOLGATE_GATEWAY_CONFIG variable)
+  --http          streamable HTTP (host, port and path from the config's "http"; default 127.0.0.1, a free port, /mcp)
+  --port N        the HTTP port, over the config's
+  --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
+
+example:
+  DESKTOP_TOKEN=$(openssl rand -hex 24) toolgate-gateway --config gateway.yaml --http --port 8765
+
+SIGHUP reloads the config (clients, grants, policy, approve) without dropping clients; a bad
+config is refused and the old one kept. Exit codes: 0 done, 1 failed while running, 2 bad
+command line or config.
+`;
+
+/** Parses the arguments; a bad one is an INVALID_DEFINITION error naming it. */
+export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): GatewayCommand {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new ToolgateError('INVALID_DEFINITION', `${(error as Error).message}; see toolgate-gateway --help`);
+  }
+  const { positionals } = parsed;
+  const values = { ...parsed.values, config: parsed.values.config ?? env.TOOLGATE_GATEWAY_CONFIG };
+  if (values.help) return { command: 'help' };
+  if (values.config === undefined || values.config === '') {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'give the configuration: --config gateway.yaml (or TOOLGATE_GATEWAY_CONFIG)',
+    );
+  }
+  if (positionals[0] === 'approve') {
+    const tool = positionals[1];
+    if (tool === undefined || positionals.length > 2) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'approve takes one tool name: toolgate-gateway approve NAME --config FILE',
+      );
+    }
+    return {
+      command: 'approve',
+      config: values.config,
+      tool,
+      ...(values.pid === undefined ? {} : { pid: integer(values.pid, '--pid') }),
+    };
+  }
+  if (positionals.length > 0) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `unknown command ${JSON.stringify(positionals[0])}; the only command is "approve"`,
+    );
+  }
+  return {
+    command: 'serve',
+    config: values.config,
+    transport: values.http ? 'http' : 'stdio',
+    ...(values.port === undefined ? {} : { port: integer(values.port, '--port') }),
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      pid: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function integer(text: string, option: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `${option} must be a whole number, not ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}

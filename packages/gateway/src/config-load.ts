@@ -1,0 +1,226 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
+import type { McpServerConfig } from '@toolgate/mcp-client';
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { lineOf } from './config-lines.js';
+import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+import { expandVariables } from './variables.js';
+
+/** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
+export interface GatewayClient {
+  readonly name: string;
+  /** Glob patterns of the gateway's tool names (with prefixes), e.g. `fs__read_*`. */
+  readonly tools: readonly string[];
+  /** The environment variable holding its bearer token, when it may connect over HTTP. */
+  readonly tokenEnv?: string;
+}
+
+/** A checked gateway configuration: variables expanded, relative paths resolved against the file's directory. */
+export interface GatewayConfig {
+  /** The file it was read from (for messages). */
+  readonly source: string;
+  readonly servers: readonly McpServerConfig[];
+  readonly clients: ReadonlyMap<string, GatewayClient>;
+  /** The client a stdio connection is, if the file names one. */
+  readonly stdioClient?: string;
+  readonly http: {
+    host?: string;
+    port?: number;
+    path?: string;
+    allowedHosts?: string[];
+    allowedOrigins?: string[];
+  };
+  readonly policy: Policy;
+  /** The ledger file, absolute. */
+  readonly ledger: string;
+  readonly durability: 'always' | 'batch' | 'none';
+  /** Tool name → the fingerprint of the changed definition an operator approved. */
+  readonly approve: Readonly<Record<string, string>>;
+  /** The time budget of one call, in ms. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Reads and checks a gateway configuration file. Every problem is an INVALID_DEFINITION error that
+ * names the file and the line: `gateway.yaml:7: clients.desktop.tools: grant at least one tool pattern`.
+ *
+ * @example
+ * const config = await loadConfig('gateway.yaml');
+ */
+export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `cannot read the gateway config ${path}: ${messageOf(error)}`,
+    );
+  }
+  const file = await checkConfigText(text, path, env);
+  return resolveConfig(file.config, path, env, file.lineAt, file.policyText);
+}
+
+interface CheckedText {
+  config: GatewayConfigFile;
+  lineAt: (path: readonly PropertyKey[], key?: string) => number | undefined;
+  policyText?: string | undefined;
+}
+
+/** Parses and validates the YAML text, naming the line of the first problems. */
+async function checkConfigText(text: string, source: string, env: NodeJS.ProcessEnv): Promise<CheckedText> {
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const [syntax] = document.errors;
+  if (syntax) {
+    const line = syntax.linePos?.[0]?.line;
+    throw fault(source, line, `not valid YAML: ${syntax.message.split('\n')[0]}`);
+  }
+  const lineAt = (path: readonly PropertyKey[], key?: string) => lineOf(document, lines, path, key);
+  const parsed = gatewayConfigSchema.safeParse(document.toJS());
+  if (!parsed.success) throw issuesFault(source, parsed.error, lineAt);
+  let policyText: string | undefined;
+  if (typeof parsed.data.policy === 'string') {
+    const policyPath = resolveFrom(
+      source,
+      expandVariables(parsed.data.policy, env, (message) => fault(source, lineAt(['policy']), message)),
+    );
+    try {
+      policyText = await readFile(policyPath, 'utf8');
+    } catch (error) {
+      throw fault(source, lineAt(['policy']), `policy: cannot read ${policyPath}: ${messageOf(error)}`);
+    }
+  }
+  return { config: parsed.data, lineAt, policyText };
+}
+
+function resolveConfig(
+  file: GatewayConfigFile,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  lineAt: CheckedText['lineAt'],
+  policyText: string | undefined,
+): GatewayConfig {
+  const expand = (value: string, path: readonly PropertyKey[]) =>
+    expandVariables(value, env, (message) => fault(source, lineAt(path), `${pathText(path)}: ${message}`));
+  const servers: McpServerConfig[] = Object.entries(file.servers).map(([name, server]) => {
+    const at = ['servers', name];
+    const common = {
+      name,
+      ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
+      ...(server.timeout_ms === undefined ? {} : { timeoutMs: server.timeout_ms }),
+      ...(server.root === undefined
+        ? {}
+        : { root: resolveFrom(source, expand(server.root, [...at, 'root'])) }),
+      ...(server.subjects === undefined ? {} : { subjects: server.subjects }),
+    };
+    if (server.url !== undefined) {
+      const headers = Object.fromEntries(
+        Object.entries(server.headers ?? {}).map(([key, value]) => [
+          key,
+          expand(value, [...at, 'headers', key]),
+        ]),
+      );
+      return { ...common, url: expand(server.url, [...at, 'url']), headers };
+    }
+    return {
+      ...common,
+      command: expand(server.command ?? '', [...at, 'command']),
+      args: (server.args ?? []).map((arg, index) => expand(arg, [...at, 'args', index])),
+      env: Object.fromEntries(
+        Object.entries(server.env ?? {}).map(([key, value]) => [key, expand(value, [...at, 'env', key])]),
+      ),
+      cwd: resolveFrom(source, server.cwd === undefined ? '.' : expand(server.cwd, [...at, 'cwd'])),
+      onStderr: () => undefined,
+    };
+  });
+  const clients = new Map<string, GatewayClient>(
+    Object.entries(file.clients).map(([name, client]) => [
+      name,
+      {
+        name,
+        tools: client.tools,
+        ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
+      },
+    ]),
+  );
+  if (file.stdio !== undefined && !clients.has(file.stdio)) {
+    throw fault(
+      source,
+      lineAt(['stdio']),
+      `stdio: no client is named ${JSON.stringify(file.stdio)}; name one of: ${[...clients.keys()].join(', ')}`,
+    );
+  }
+  if (/^postgres(ql)?:\/\//i.test(file.ledger)) {
+    throw fault(
+      source,
+      lineAt(['ledger']),
+      'ledger: a postgres:// ledger comes with the PostgreSQL ledger store, which is not in this version; give a file path (e.g. ./gateway.ledger.jsonl)',
+    );
+  }
+  let policy: Policy;
+  try {
+    policy =
+      file.policy === undefined
+        ? parsePolicy({ default: 'allow', rules: [] }, 'policy')
+        : typeof file.policy === 'string'
+          ? parsePolicyText(policyText ?? '', resolveFrom(source, file.policy))
+          : parsePolicy(file.policy, `${source} policy`);
+  } catch (error) {
+    throw fault(source, lineAt(['policy']), `policy: ${messageOf(error)}`);
+  }
+  const http = file.http ?? {};
+  return {
+    source,
+    servers,
+    clients,
+    ...(file.stdio === undefined ? {} : { stdioClient: file.stdio }),
+    http: {
+      ...(http.host === undefined ? {} : { host: http.host }),
+      ...(http.port === undefined ? {} : { port: http.port }),
+      ...(http.path === undefined ? {} : { path: http.path }),
+      ...(http.allowed_hosts === undefined ? {} : { allowedHosts: http.allowed_hosts }),
+      ...(http.allowed_origins === undefined ? {} : { allowedOrigins: http.allowed_origins }),
+    },
+    policy,
+    ledger: resolveFrom(source, expand(file.ledger, ['ledger'])),
+    durability: file.durability ?? 'batch',
+    approve: file.approve ?? {},
+    ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
+  };
+}
+
+function resolveFrom(source: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(dirname(resolve(source)), path);
+}
+
+function issuesFault(source: string, error: z.ZodError, lineAt: CheckedText['lineAt']): ToolgateError {
+  const messages = error.issues.slice(0, 5).map((issue) => {
+    const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const line = lineAt(issue.path, unknownKey);
+    const what =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+        : issue.message;
+    return `${source}${line === undefined ? '' : `:${line}`}: ${pathText(issue.path)}: ${what}`;
+  });
+  return new ToolgateError('INVALID_DEFINITION', `the gateway config is not valid:\n${messages.join('\n')}`);
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(top level)';
+  return path
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+    )
+    .join('');
+}
+
+function fault(source: string, line: number | undefined, message: string): ToolgateError {
+  return new ToolgateError(
+    'INVALID_DEFINITION',
+    `${source}${line === undefined ? '' : `:${line}`}: ${message}`,
+  );
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+const names = z.array(nonEmpty);
+
+const subjectMapping = z.strictObject({
+  paths: names.optional(),
+  commands: names.optional(),
+  urls: names.optional(),
+});
+
+/** One upstream MCP server in the gateway's YAML: `command` (stdio) or `url` (streamable HTTP), as `MCPResolver` takes it. */
+export const upstreamSchema = z
+  .strictObject({
+    command: nonEmpty.optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: nonEmpty.optional(),
+    url: nonEmpty.optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    prefix: z
+      .string()
+      .regex(/^[a-zA-Z0-9_.-]{1,32}$/, 'must be 1–32 letters, digits, "_", "." or "-"')
+      .optional(),
+    timeout_ms: z.number().positive().optional(),
+    root: nonEmpty.optional(),
+    subjects: z.union([z.literal('toolgate'), z.record(z.string(), subjectMapping)]).optional(),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',
+  });
+
+/** One client in the gateway's YAML: its grant (glob patterns of tool names) and, over HTTP, its token. */
+export const clientSchema = z.strictObject({
+  token_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
+    .optional(),
+  tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+});
+
+const policyRule = z.strictObject({
+  tools: names.optional(),
+  paths: names.optional(),
+  commands: names.optional(),
+  hosts: names.optional(),
+  decision: z.enum(['allow', 'deny', 'ask']),
+  reason: z.string().optional(),
+});
+
+/** The gateway's YAML configuration file, as zod checks it. Unknown keys are refused everywhere. */
+export const gatewayConfigSchema = z.strictObject({
+  servers: z
+    .record(
+      z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, "_", "." or "-"'),
+      upstreamSchema,
+    )
+    .refine((servers) => Object.keys(servers).length > 0, 'name at least one upstream server'),
+  clients: z
+    .record(
+      z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, "_", "." or "-"'),
+      clientSchema,
+    )
+    .refine((clients) => Object.keys(clients).length > 0, 'name at least one client'),
+  stdio: nonEmpty.optional(),
+  http: z
+    .strictObject({
+      host: nonEmpty.optional(),
+      port: z.number().int().min(0).max(65535).optional(),
+      path: z.string().startsWith('/').optional(),
+      allowed_hosts: names.optional(),
+      allowed_origins: names.optional(),
+    })
+    .optional(),
+  policy: z
+    .union([
+      nonEmpty,
+      z.strictObject({ default: z.enum(['allow', 'deny', 'ask']).optional(), rules: z.array(policyRule) }),
+    ])
+    .optional(),
+  ledger: nonEmpty,
+  durability: z.enum(['always', 'batch', 'none']).optional(),
+  approve: z.record(z.string(), nonEmpty).optional(),
+  timeout_ms: z.number().positive().optional(),
+});
+
+/** The configuration file as written (after validation, before `${VAR}` expansion and path resolution). */
+export type GatewayConfigFile = z.output<typeof gatewayConfigSchema>;

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Approver,
+  type CallOptions,
+  messageOf,
+  type ToolDescription,
+  ToolGate,
+  ToolgateError,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolgate/core';
+import { FileStore, LedgerRecorder } from '@toolgate/ledger';
+import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
+import type { GatewayClient, GatewayConfig } from './config-load.js';
+import { grantMatcher } from './grants.js';
+
+/** What a {@link Gateway} is started with besides its configuration. */
+export interface GatewayOptions {
+  /** The run id of this gateway's ledger events. Default `gateway-<uuid>`. */
+  runId?: string;
+  /** Makes call ids. Default `crypto.randomUUID`. */
+  callIds?: () => string;
+  /** Told what an operator should know: tool changes, reloads, refused reloads. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+/**
+ * The gateway: upstream MCP servers (through one `MCPResolver`) behind per-client grants, the
+ * policy gate and a ledger. Every call goes grant → policy → upstream through a core `ToolGate`,
+ * and is recorded (`tool.called`, `policy.decided`, `tool.returned`), as is every tool change an
+ * upstream makes (`tool.changed`). A changed tool is withheld from every list and refused until
+ * approved with the fingerprint of the change (the config's `approve`).
+ *
+ * @example
+ * const gateway = await Gateway.start(await loadConfig('gateway.yaml'));
+ * const tools = await gateway.toolsFor('desktop');
+ */
+export class Gateway {
+  readonly resolver: MCPResolver;
+  readonly registry: ToolRegistry;
+  readonly store: FileStore;
+  readonly recorder: LedgerRecorder;
+  readonly #log: (line: string) => void;
+  readonly #callIds: () => string;
+  #config: GatewayConfig;
+  #grants = new Map<string, (tool: string) => boolean>();
+  #closed = false;
+
+  private constructor(
+    config: GatewayConfig,
+    parts: { resolver: MCPResolver; store: FileStore; recorder: LedgerRecorder },
+    options: GatewayOptions,
+  ) {
+    this.#config = config;
+    this.resolver = parts.resolver;
+    this.store = parts.store;
+    this.recorder = parts.recorder;
+    this.registry = new ToolRegistry().setResolver(parts.resolver);
+    this.#log = options.log ?? ((line) => process.stderr.write(`toolgate-gateway: ${line}\n`));
+    this.#callIds = options.callIds ?? (() => randomUUID());
+    this.#grants = grantsOf(config);
+  }
+
+  /** Opens the ledger, connects every upstream, applies the config's approvals. On any failure nothing stays open. */
+  static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+    const store = await FileStore.open(config.ledger, { durability: config.durability });
+    const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
+    const log = options.log ?? ((line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`));
+    let resolver: MCPResolver;
+    try {
+      resolver = await MCPResolver.connect(config.servers, {
+        recorder,
+        onChange: (change) => log(describeChange(change)),
+      });
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    const gateway = new Gateway(config, { resolver, store, recorder }, { ...options, log });
+    try {
+      gateway.#approveAll(config.approve);
+      await recorder.record('gateway.started', 'gateway', {
+        servers: config.servers.map((server) => server.name),
+        clients: [...config.clients.keys()],
+      });
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
+    return gateway;
+  }
+
+  /** The configuration in force. */
+  get config(): GatewayConfig {
+    return this.#config;
+  }
+
+  /** The client named `name`, or undefined. */
+  client(name: string): GatewayClient | undefined {
+    return this.#config.clients.get(name);
+  }
+
+  /** True when `client`'s grant names `tool`. */
+  grants(client: string, tool: string): boolean {
+    return this.#grants.get(client)?.(tool) === true;
+  }
+
+  /** The descriptions of the tools `client` may call, as approved: never a tool outside its grant, never a changed one. */
+  async toolsFor(client: string): Promise<ToolDescription[]> {
+    const names = this.resolver.servedNames().filter((name) => this.grants(client, name));
+    return this.registry.descriptions(names);
+  }
+
+  /**
+   * Calls a tool for a client: grant (the client's patterns), then policy (with `approver` for
+   * `ask`), then the upstream. Never throws for anything the client sends; only a failing ledger
+   * makes it reject (a call is never silently unrecorded).
+   */
+  callTool(
+    client: string,
+    tool: string,
+    parameters: unknown,
+    approver: Approver | undefined,
+    options: CallOptions = {},
+  ): Promise<ToolResult> {
+    const granted = this.grants(client, tool);
+    const gate = new ToolGate(this.registry, {
+      policy: this.#config.policy,
+      recorder: this.recorder,
+      callIds: this.#callIds,
+      ...(approver === undefined ? {} : { approver }),
+      ...(this.#config.timeoutMs === undefined ? {} : { timeoutMs: this.#config.timeoutMs }),
+    });
+    return gate.forAgent({ name: client, tools: granted ? [tool] : [] }).callTool(tool, parameters, options);
+  }
+
+  /** Records an event of the gateway itself (a client connected, a config reloaded). */
+  async note(kind: string, payload: Record<string, string | number | boolean | string[]>): Promise<void> {
+    await this.recorder.record(kind, 'gateway', payload);
+  }
+
+  /**
+   * Takes a new configuration without dropping anyone: clients, grants, policy, approvals and the call
+   * budget change; upstream servers and the ledger cannot change while running (restart for those).
+   * A configuration that cannot be applied is refused whole and the old one stays in force.
+   */
+  async reload(next: GatewayConfig): Promise<void> {
+    if (serversKey(next.servers) !== serversKey(this.#config.servers)) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'servers changed; restart the gateway to change its upstream servers (the old config is kept)',
+      );
+    }
+    if (next.ledger !== this.#config.ledger || next.durability !== this.#config.durability) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'the ledger changed; restart the gateway to change it (the old config is kept)',
+      );
+    }
+    this.#approveAll(next.approve);
+    this.#config = next;
+    this.#grants = grantsOf(next);
+    await this.note('config.reloaded', { clients: [...next.clients.keys()] });
+    this.#log(`reloaded ${next.source}`);
+  }
+
+  /** Closes every upstream (no child process stays behind) and the ledger. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.resolver.close();
+    } finally {
+      await this.store.close();
+    }
+  }
+
+  #approveAll(approve: Readonly<Record<string, string>>): void {
+    for (const [tool, print] of Object.entries(approve)) {
+      try {
+        this.resolver.approve(tool, print);
+      } catch (error) {
+        // an approval of a tool that never changed, or changed again since review: say so, approve nothing
+        if (!this.resolver.servedNames().includes(tool)) this.#log(`approve ${tool}: ${messageOf(error)}`);
+      }
+    }
+  }
+}
+
+function grantsOf(config: GatewayConfig): Map<string, (tool: string) => boolean> {
+  return new Map([...config.clients].map(([name, client]) => [name, grantMatcher(client.tools)]));
+}
+
+function serversKey(servers: readonly McpServerConfig[]): string {
+  return JSON.stringify(servers);
+}
+
+function describeChange(change: ToolChange): string {
+  const approve =
+    change.fingerprint === undefined
+      ? ''
+      : `; to approve it: toolgate-gateway approve ${change.tool} --config <file>`;
+  return `tool "${change.tool}" on upstream "${change.server}" ${change.kind}${change.reason ? ` (${change.reason})` : ''}${approve}`;
+}

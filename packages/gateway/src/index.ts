@@ -1,0 +1,22 @@
+/**
+ * @toolgate/gateway: upstream MCP servers behind per-client grants, the policy gate, tool pinning
+ * and a verified ledger, served to any MCP client over stdio and streamable HTTP
+ * (`toolgate-gateway`).
+ *
+ * @module
+ */
+export { approveTool } from './approve.js';
+export { type GatewayClient, type GatewayConfig, loadConfig } from './config-load.js';
+export { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+export { Gateway, type GatewayOptions } from './gateway.js';
+export { grantMatcher } from './grants.js';
+export { replayGatewayLedger } from './replay.js';
+export { toCallToolResult } from './result.js';
+export {
+  checkTokens,
+  type GatewayHttpEndpoint,
+  type GatewayHttpOptions,
+  serveGatewayHttp,
+} from './serve-http.js';
+export { createSessionServer } from './session-server.js';
+export { expandVariables } from './variables.js';

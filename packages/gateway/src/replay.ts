@@ -1,0 +1,131 @@
+import {
+  type JsonValue,
+  type PolicyDecidedRecord,
+  type Recorder,
+  type ToolCalledRecord,
+  ToolGate,
+  ToolgateError,
+  type ToolResult,
+  type ToolReturnedRecord,
+} from '@toolgate/core';
+import {
+  FileStore,
+  type LedgerEvent,
+  LedgerRecorder,
+  ReplaySession,
+  readAll,
+  readLedgerFile,
+  replayRegistry,
+} from '@toolgate/ledger';
+
+/**
+ * Replays a gateway's ledger with every upstream off, writing the replay to `target`: each recorded
+ * call goes again through a gate whose policy, approver and results are the recording's (the
+ * ledger's `ReplaySession`), as the client that made it; the gateway's own events (started, client
+ * connected, tool changed, reloaded) are written again as recorded, and every event is written in
+ * the recorded order (an upstream's tool change recorded in the middle of a call stays there), so
+ * the replay is byte-identical to the recording. Returns how many calls were replayed.
+ *
+ * @example
+ * await replayGatewayLedger('gateway.ledger.jsonl', 'replayed.jsonl');
+ */
+export async function replayGatewayLedger(source: string, target: string): Promise<number> {
+  const events = await readAll(readLedgerFile(source));
+  const stamps = events.map((event) => new Date(event.at));
+  let stamp = 0;
+  const store = await FileStore.open(target, {
+    durability: 'none',
+    clock: () => stamps[stamp++] ?? new Date(),
+  });
+  const calls: Promise<ToolResult>[] = [];
+  try {
+    const runs = new Map<string, { recorder: LedgerRecorder; gate: ToolGate }>();
+    const outcome = new Map<string, LedgerEvent>();
+    for (const event of events) if (event.kind === 'tool.returned') outcome.set(callIdOf(event), event);
+    const sequencer = new Sequencer();
+    const callIds: string[] = [];
+    for (const event of events) {
+      let run = runs.get(event.runId);
+      if (!run) {
+        const session = new ReplaySession(events, { runId: event.runId, mode: 'lenient' });
+        const recorder = new LedgerRecorder(store, { runId: event.runId });
+        const gate = new ToolGate(
+          replayRegistry(session),
+          session.gateOptions({
+            recorder: sequencer.recorder(recorder),
+            callIds: () => callIds.shift() ?? 'unrecorded',
+          }),
+        );
+        run = { recorder, gate };
+        runs.set(event.runId, run);
+      }
+      run.recorder.setTurn(event.turn);
+      if (event.kind === 'tool.called') {
+        const callId = callIdOf(event);
+        const { tool, parameters } = event.payload as { tool: string; parameters: JsonValue };
+        const returned = outcome.get(callId)?.payload as { error?: { code?: string } } | undefined;
+        const granted = returned?.error?.code !== 'CAPABILITY_VIOLATION';
+        callIds.push(callId);
+        calls.push(
+          run.gate.forAgent({ name: event.actor, tools: granted ? [tool] : [] }).callTool(tool, parameters),
+        );
+      }
+      if (['tool.called', 'policy.decided', 'tool.returned'].includes(event.kind)) {
+        await sequencer.write(`${callIdOf(event)}:${event.kind}`, event.seq);
+      } else {
+        await run.recorder.record(event.kind, event.actor, event.payload);
+      }
+    }
+    await Promise.all(calls);
+  } finally {
+    await store.close();
+  }
+  return calls.length;
+}
+
+/** Holds each write of the replayed calls until the driver reaches its place in the recording. */
+class Sequencer {
+  readonly #arrived = new Map<string, { write: () => Promise<void>; done: () => void }>();
+  readonly #waiting = new Map<string, () => void>();
+
+  recorder(target: Recorder): Recorder {
+    const held = (key: string, write: () => Promise<void>) =>
+      new Promise<void>((done) => {
+        this.#arrived.set(key, { write, done });
+        this.#waiting.get(key)?.();
+      });
+    return {
+      toolCalled: (record: ToolCalledRecord) =>
+        held(`${record.callId}:tool.called`, async () => target.toolCalled(record)),
+      policyDecided: (record: PolicyDecidedRecord) =>
+        held(`${record.callId}:policy.decided`, async () => target.policyDecided(record)),
+      toolReturned: (record: ToolReturnedRecord) =>
+        held(`${record.callId}:tool.returned`, async () => target.toolReturned(record)),
+    };
+  }
+
+  /** Writes the replayed event recorded as `key`, waiting (bounded) for the replay to produce it. */
+  async write(key: string, seq: number): Promise<void> {
+    if (!this.#arrived.has(key)) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new ToolgateError('REPLAY_DIVERGED', `seq ${seq}: the replay never produced ${key}`)),
+          30_000,
+        );
+        this.#waiting.set(key, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.#waiting.delete(key);
+    }
+    const entry = this.#arrived.get(key)!;
+    this.#arrived.delete(key);
+    await entry.write();
+    entry.done();
+  }
+}
+
+function callIdOf(event: LedgerEvent): string {
+  return String((event.payload as { callId?: unknown }).callId);
+}

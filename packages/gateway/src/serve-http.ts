@@ -1,0 +1,207 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ToolgateError } from '@toolgate/core';
+import {
+  BodyError,
+  defaultAllowedHosts,
+  defaultAllowedOrigins,
+  readJsonBody,
+  refuseRequest,
+} from '@toolgate/mcp-server';
+import type { GatewayConfig } from './config-load.js';
+import type { Gateway } from './gateway.js';
+import { createSessionServer } from './session-server.js';
+
+/** Where and how the gateway listens over streamable HTTP. */
+export interface GatewayHttpOptions {
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** Default `/mcp`. */
+  path?: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  /** Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Where the client tokens are read from (each client's `token_env`). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The running HTTP side of a gateway. */
+export interface GatewayHttpEndpoint {
+  readonly url: string;
+  /** How many client sessions are open. */
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  client: string;
+  transport: StreamableHTTPServerTransport;
+}
+
+/**
+ * Serves the gateway over streamable HTTP with sessions (so a call can ask its client by
+ * elicitation). Before MCP sees a request: `Host` and `Origin` (403, DNS-rebinding protection, as
+ * `toolgate-mcp`), then the bearer token, which says which client this is (401 when it is none
+ * of the configured clients' tokens). A session belongs to the client that opened it: another
+ * client's token cannot use its id. Tokens are read when each request arrives, from the config in
+ * force (a SIGHUP reload changes them without dropping sessions).
+ */
+export async function serveGatewayHttp(
+  gateway: Gateway,
+  options: GatewayHttpOptions = {},
+): Promise<GatewayHttpEndpoint> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const env = options.env ?? process.env;
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  checkTokens(gateway.config, env);
+  const guard = { allowedHosts: [] as string[], allowedOrigins: [] as string[] };
+  const sessions = new Map<string, Session>();
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendError(response, 500, -32603, `internal error: ${String(error)}`);
+      else response.destroy();
+    });
+  });
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = refuseRequest(request, guard);
+    if (refusal) return sendError(response, refusal.status, -32000, refusal.message);
+    const client = clientOf(gateway, request.headers.authorization, env);
+    if (client === undefined) {
+      response.setHeader('WWW-Authenticate', 'Bearer');
+      return sendError(
+        response,
+        401,
+        -32000,
+        'missing or unknown bearer token: send the token of a configured client',
+      );
+    }
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
+      return sendError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
+    }
+    let body: unknown;
+    if (request.method === 'POST') {
+      try {
+        body = await readJsonBody(request, maxBodyBytes);
+      } catch (error) {
+        if (!(error instanceof BodyError)) throw error;
+        return sendError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
+      }
+    }
+    const id = request.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = sessions.get(id);
+      if (!session || session.client !== client) {
+        return sendError(response, 404, -32001, 'no such session for this client; initialize a new one');
+      }
+      return session.transport.handleRequest(request, response, body);
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return sendError(
+        response,
+        400,
+        -32000,
+        'no session: send an initialize request first (without mcp-session-id)',
+      );
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { client, transport });
+        void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await createSessionServer(gateway, client).connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  guard.allowedHosts = [...defaultAllowedHosts(host, port), ...(options.allowedHosts ?? [])].map((name) =>
+    name.toLowerCase(),
+  );
+  guard.allowedOrigins = [
+    ...defaultAllowedOrigins(guard.allowedHosts),
+    ...(options.allowedOrigins ?? []),
+  ].map((name) => name.toLowerCase());
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    sessions: () => sessions.size,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
+      await new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** Every client that may connect over HTTP has a token, set, and no two share one. */
+export function checkTokens(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
+  const seen = new Map<string, string>();
+  let any = false;
+  for (const client of config.clients.values()) {
+    if (client.tokenEnv === undefined) continue;
+    any = true;
+    const token = env[client.tokenEnv];
+    if (token === undefined || token.length < 16) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `client "${client.name}": the environment variable ${client.tokenEnv} (its token_env) is ${token === undefined ? 'not set' : 'shorter than 16 characters'}; set it to a long random token`,
+      );
+    }
+    const other = seen.get(token);
+    if (other !== undefined) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `clients "${other}" and "${client.name}" have the same token; give each its own`,
+      );
+    }
+    seen.set(token, client.name);
+  }
+  if (!any) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'no client has a token_env, so nobody could connect over HTTP; give a client one',
+    );
+  }
+}
+
+function clientOf(gateway: Gateway, header: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const given = Buffer.from(match[1]!.trim());
+  let found: string | undefined;
+  for (const client of gateway.config.clients.values()) {
+    const token = client.tokenEnv === undefined ? undefined : env[client.tokenEnv];
+    if (token === undefined) continue;
+    const expected = Buffer.from(token);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) found = client.name;
+  }
+  return found;
+}
+
+function sendError(response: ServerResponse, status: number, code: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}

@@ -1,0 +1,121 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type Tool as McpTool,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalRequest, Approver, CallOptions, ToolProgressEvent } from '@toolgate/core';
+import { messageOf, ToolgateError } from '@toolgate/core';
+import { errorResult } from '@toolgate/mcp-server';
+import type { Gateway } from './gateway.js';
+import { toCallToolResult } from './result.js';
+
+/**
+ * The MCP server one connected client talks to: `tools/list` offers exactly the tools its grant
+ * names (as approved), `tools/call` goes through the gateway (grant → policy → upstream), progress
+ * and cancellation pass through, and a policy `ask` becomes an elicitation to this client when it
+ * declared the capability (else a deny that says why).
+ */
+export function createSessionServer(gateway: Gateway, client: string): Server {
+  const server = new Server(
+    { name: 'toolgate-gateway', version: '0.1.0' },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = await gateway.toolsFor(client);
+    return {
+      tools: tools.map(
+        (tool): McpTool => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema as McpTool['inputSchema'],
+        }),
+      ),
+    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const options: CallOptions = { signal: extra.signal };
+    const token = request.params._meta?.progressToken;
+    if (token !== undefined) options.onProgress = progressTo(token, extra.sendNotification);
+    try {
+      const result = await gateway.callTool(
+        client,
+        request.params.name,
+        request.params.arguments ?? {},
+        elicitingApprover(server, extra.sendRequest),
+        options,
+      );
+      return toCallToolResult(result);
+    } catch (error) {
+      return errorResult(
+        new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
+      );
+    }
+  });
+  return server;
+}
+
+type SendRequest = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]['sendRequest'];
+
+/**
+ * Asks the connected client's user, by MCP elicitation, to approve a call policy said `ask` for.
+ * A client that did not declare the elicitation capability gets a deny saying so.
+ */
+function elicitingApprover(server: Server, sendRequest: SendRequest): Approver {
+  return async (request: ApprovalRequest) => {
+    if (!server.getClientCapabilities()?.elicitation) {
+      return {
+        approved: false,
+        reason: 'this client did not declare the MCP elicitation capability, so nobody could be asked',
+      };
+    }
+    // sent as part of the call (over HTTP: on the call's own response stream)
+    const answer = await sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: approvalMessage(request),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              approve: {
+                type: 'boolean',
+                title: 'Approve',
+                description: `Let "${request.tool}" run with these parameters`,
+              },
+            },
+            required: ['approve'],
+          },
+        },
+      },
+      ElicitResultSchema,
+    );
+    if (answer.action !== 'accept') return { approved: false, reason: `the user chose ${answer.action}` };
+    const approved = answer.content?.approve === true;
+    return { approved, reason: approved ? 'the user approved it' : 'the user declined it' };
+  };
+}
+
+function approvalMessage(request: ApprovalRequest): string {
+  const parameters = JSON.stringify(request.parameters);
+  const shown = parameters.length > 2000 ? `${parameters.slice(0, 2000)}…` : parameters;
+  return `Policy asks before "${request.tool}" runs (${request.reason}). Parameters: ${shown}`;
+}
+
+function progressTo(
+  progressToken: string | number,
+  send: (notification: ServerNotification) => Promise<void>,
+): (event: ToolProgressEvent) => void {
+  return ({ progress, total, message }) => {
+    const params = {
+      progressToken,
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(message === undefined ? {} : { message }),
+    };
+    send({ method: 'notifications/progress', params }).catch(() => undefined);
+  };
+}
