@@ -59,7 +59,9 @@ try {
   // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).
   const withoutSdk = names.filter(
     (name) =>
-      !name.startsWith('@toolgate/mcp-') && name !== '@toolgate/gateway' && name !== '@toolgate/openai-agents',
+      !name.startsWith('@toolgate/mcp-') &&
+      name !== '@toolgate/gateway' &&
+      name !== '@toolgate/openai-agents',
   );
   installAndImport(
     'no-mcp-sdk',
