@@ -1,6 +1,9 @@
 import { defineProject } from 'vitest/config';
 
-const conditions = ['@toolgate/source', 'node', 'import', 'module', 'default'];
+// Vitest hands these to Node as --conditions too; 'import' is left out because Node would then load
+// the ESM build of a dual package from a CommonJS require (pg requires pg-pool), and Node adds
+// 'import' or 'require' by itself.
+const conditions = ['@toolgate/source', 'node', 'module', 'default'];
 
 /**
  * The one vitest project shape every package uses: sibling packages resolve to their `src/` through
