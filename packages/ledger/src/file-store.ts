@@ -4,9 +4,9 @@ import { type ChainHead, faultError } from './chain.js';
 import { ChainState, type Clock, Wakeup } from './chain-state.js';
 import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
-import { RunIndex, type RunSummary } from './runs.js';
 import { readLines } from './lines.js';
 import { lockLedger } from './lock.js';
+import { RunIndex, type RunSummary } from './runs.js';
 import { scanLedgerFile, type TornTail } from './scan.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 

@@ -117,7 +117,10 @@ export class PostgresStore implements LedgerStore {
   append(draft: EventDraft): Promise<LedgerEvent> {
     if (this.#closed) {
       return Promise.reject(
-        new ToolgateError('LEDGER_UNAVAILABLE', `the ledger ${this.label} is closed; open it again to append`),
+        new ToolgateError(
+          'LEDGER_UNAVAILABLE',
+          `the ledger ${this.label} is closed; open it again to append`,
+        ),
       );
     }
     try {
@@ -293,7 +296,10 @@ async function readHead(client: PoolClient, ledger: string, lock = false): Promi
   );
   const row = rows[0];
   if (!row) {
-    throw new ToolgateError('LEDGER_CORRUPT', `the head row of the ledger "${ledger}" is missing: it was deleted`);
+    throw new ToolgateError(
+      'LEDGER_CORRUPT',
+      `the head row of the ledger "${ledger}" is missing: it was deleted`,
+    );
   }
   return { seq: Number(row.next_seq), hash: row.hash };
 }
@@ -315,7 +321,12 @@ async function storedByIds(
 }
 
 /** Moves the head first, then inserts: a transaction cut short anywhere leaves neither. */
-async function insert(client: PoolClient, ledger: string, sealed: SealedEvent[], head: ChainHead): Promise<void> {
+async function insert(
+  client: PoolClient,
+  ledger: string,
+  sealed: SealedEvent[],
+  head: ChainHead,
+): Promise<void> {
   await client.query(`UPDATE ${headsTable} SET next_seq = $2, hash = $3 WHERE ledger = $1`, [
     ledger,
     head.seq,

@@ -1,6 +1,5 @@
 import type { PoolClient } from 'pg';
-import { ChainVerifier, isFault } from '../chain.js';
-import { emptyHead } from '../chain.js';
+import { ChainVerifier, emptyHead, isFault } from '../chain.js';
 import type { VerifyOptions, VerifyResult } from '../verify.js';
 import { type LedgerLocation, ledgerLocation, loadPg, unavailable } from './connection.js';
 import { ensureLedger, eventsTable, headsTable } from './schema.js';
@@ -50,7 +49,11 @@ export async function verifyPostgresLedger(
   }
 }
 
-async function verifyIn(client: PoolClient, location: LedgerLocation, keptHead?: string): Promise<VerifyResult> {
+async function verifyIn(
+  client: PoolClient,
+  location: LedgerLocation,
+  keptHead?: string,
+): Promise<VerifyResult> {
   if (!(await ensureLedger(client, location.ledger, false))) {
     throw new Error(`there is no such ledger: check the URL and the ledger name (?ledger=NAME)`);
   }
@@ -67,8 +70,11 @@ async function verifyIn(client: PoolClient, location: LedgerLocation, keptHead?:
   const verifier = new ChainVerifier(emptyHead);
   let count = 0;
   let headFound = keptHead === undefined;
-  const bad = (seq: number, reason: string, code: 'LEDGER_CORRUPT' | 'LEDGER_UNAVAILABLE' = 'LEDGER_CORRUPT') =>
-    ({ ok: false, count, seq, reason, code }) as const;
+  const bad = (
+    seq: number,
+    reason: string,
+    code: 'LEDGER_CORRUPT' | 'LEDGER_UNAVAILABLE' = 'LEDGER_CORRUPT',
+  ) => ({ ok: false, count, seq, reason, code }) as const;
   for (;;) {
     const { rows } = await client.query<Row>(`FETCH ${fetchSize} FROM toolgate_verify`);
     for (const row of rows) {

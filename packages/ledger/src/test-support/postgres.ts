@@ -8,7 +8,7 @@ export const postgresUrl = process.env.TOOLGATE_TEST_POSTGRES_URL;
 
 /** Why the PostgreSQL tests did not run, printed once by the suites that skip. */
 export const postgresSkipReason =
-  'TOOLGATE_TEST_POSTGRES_URL is not set: start a throwaway cluster as in CONTRIBUTING/.ci/run to run the PostgreSQL tests';
+  'TOOLGATE_TEST_POSTGRES_URL is not set: start a throwaway cluster (see the README, On PostgreSQL) to run the PostgreSQL tests';
 
 /** Registers the test that fails in CI when no server was given. Call it in each PostgreSQL test file. */
 export function requirePostgresInContinuousIntegration(): void {
