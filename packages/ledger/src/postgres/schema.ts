@@ -29,29 +29,38 @@ CREATE INDEX IF NOT EXISTS ${eventsTable}_run ON ${eventsTable} (ledger, run_id,
 CREATE INDEX IF NOT EXISTS ${eventsTable}_kind ON ${eventsTable} (ledger, kind, seq);
 `;
 
+const schemaObjects = [headsTable, eventsTable, `${eventsTable}_run`, `${eventsTable}_kind`];
+
 /**
- * Creates the tables (once, under an advisory lock so that writers starting together do not race
- * on CREATE) and the ledger's head row. Returns false when `create` is off and the ledger is absent.
+ * Creates the tables and indexes when any is missing (under an advisory lock, so that writers
+ * starting together do not race on CREATE; never when all exist, since CREATE INDEX IF NOT EXISTS
+ * still locks the table against running appends), then the ledger's head row. Returns false when
+ * `create` is off and the ledger is absent.
  */
 export async function ensureLedger(client: ClientBase, ledger: string, create: boolean): Promise<boolean> {
-  if (!create) {
-    const table = await client.query('SELECT to_regclass($1) AS name', [headsTable]);
-    if (table.rows[0]?.name === null) return false;
-    const head = await client.query(`SELECT 1 FROM ${headsTable} WHERE ledger = $1`, [ledger]);
-    return head.rowCount === 1;
+  const found = await client.query<{ name: string | null }>(
+    'SELECT to_regclass(name) AS name FROM unnest($1::text[]) AS name',
+    [schemaObjects],
+  );
+  const complete = found.rows.every((row) => row.name !== null);
+  if (!complete) {
+    if (!create) return false;
+    await client.query('BEGIN');
+    try {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('toolgate_ledger_schema'))");
+      await client.query(schema);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
   }
-  await client.query('BEGIN');
-  try {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('toolgate_ledger_schema'))");
-    await client.query(schema);
-    await client.query(
-      `INSERT INTO ${headsTable} (ledger, next_seq, hash) VALUES ($1, 0, $2) ON CONFLICT (ledger) DO NOTHING`,
-      [ledger, genesisHash],
-    );
-    await client.query('COMMIT');
-    return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  const head = await client.query(`SELECT 1 FROM ${headsTable} WHERE ledger = $1`, [ledger]);
+  if (head.rowCount === 1) return true;
+  if (!create) return false;
+  await client.query(
+    `INSERT INTO ${headsTable} (ledger, next_seq, hash) VALUES ($1, 0, $2) ON CONFLICT (ledger) DO NOTHING`,
+    [ledger, genesisHash],
+  );
+  return true;
 }

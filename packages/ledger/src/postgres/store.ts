@@ -86,8 +86,10 @@ export class PostgresStore implements LedgerStore {
     const location = ledgerLocation(url, options.ledger);
     const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: location.connectionString, max: options.poolSize ?? 4 });
-    // An idle connection the server drops (a restart) is reported here; the next query reconnects.
+    // A connection the server drops (a restart) reports an error event, idle or between the queries
+    // of an append; the append's query fails with it too, and the next append connects again.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       const client = await pool.connect();
       try {
