@@ -71,60 +71,84 @@ describe.skipIf(postgresUrl === undefined)(
       expect(verified).toEqual({ ok: true, count: 4000, last: { seq: 3999, hash: events[3999]!.hash } });
     }, 600_000);
 
-    it('leaves no partial record when a writer is killed -9 inside its append transaction', async () => {
-      const ledger = freshLedgerName('killed');
-      const store = await PostgresStore.open(url, { ledger });
-      for (let n = 0; n < 3; n++) await store.append({ runId: 'before', kind: 'run.started', actor: 'seed' });
-      const headBefore = store.head();
-      // An uncommitted row at the next seq: the writer locks the head, moves it, then waits on this row
-      // in its INSERT — inside its transaction, with the head already moved.
-      const blocker = await database.connect();
-      await blocker.query('BEGIN');
-      await blocker.query(
-        "INSERT INTO toolgate_ledger_events (ledger, seq, id, run_id, kind, at, line) VALUES ($1, $2, 'blocker', 'x', 'x.x', 'x', 'x')",
-        [ledger, headBefore.seq],
-      );
-      const application = freshLedgerName('victim');
-      const victim = spawnWriter(
-        `${url}${url.includes('?') ? '&' : '?'}application_name=${application}`,
-        ledger,
-        'victim',
-        1,
-      );
-      const waiting = async () =>
-        (
-          await database.query(
-            "SELECT state FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO toolgate_ledger_events%'",
-            [application],
-          )
-        ).rowCount === 1;
-      for (let tries = 0; !(await waiting()); tries++) {
-        expect(tries, 'the writer never reached its INSERT').toBeLessThan(600);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const moved = await database.query('SELECT next_seq FROM toolgate_ledger_heads WHERE ledger = $1', [
-        ledger,
-      ]);
-      expect(Number(moved.rows[0].next_seq)).toBe(headBefore.seq); // its head move is not visible: uncommitted
-      victim.child.kill('SIGKILL');
-      await victim.exited;
-      await blocker.query('ROLLBACK'); // the writer's INSERT goes on, but its client is gone: no COMMIT comes
-      blocker.release();
-      for (let tries = 0; ; tries++) {
-        const left = await database.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
-          application,
+    it.each([
+      ['its session is ended before the transaction can go on (nothing of it stays)', true],
+      ['the server finishes the statements it was already sent (all of it stays)', false],
+    ])(
+      'leaves no partial record when a writer is killed -9 inside its append transaction: %s',
+      async (_what, endSession) => {
+        const ledger = freshLedgerName('killed');
+        const store = await PostgresStore.open(url, { ledger });
+        for (let n = 0; n < 3; n++)
+          await store.append({ runId: 'before', kind: 'run.started', actor: 'seed' });
+        const headBefore = store.head();
+        // An uncommitted row at the next seq: the writer locks the head and moves it, then its INSERT
+        // waits on this row, inside its transaction with the head already moved.
+        const blocker = await database.connect();
+        await blocker.query('BEGIN');
+        await blocker.query(
+          "INSERT INTO toolgate_ledger_events (ledger, seq, id, run_id, kind, at, line) VALUES ($1, $2, 'blocker', 'x', 'x.x', 'x', 'x')",
+          [ledger, headBefore.seq],
+        );
+        const application = freshLedgerName('victim');
+        const victim = spawnWriter(
+          `${url}${url.includes('?') ? '&' : '?'}application_name=${application}`,
+          ledger,
+          'victim',
+          1,
+        );
+        const waiting = async () =>
+          (
+            await database.query(
+              "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE 'UPDATE toolgate_ledger_heads%'",
+              [application],
+            )
+          ).rows[0]?.pid as number | undefined;
+        let backend: number | undefined;
+        for (let tries = 0; (backend = await waiting()) === undefined; tries++) {
+          expect(tries, 'the writer never reached its INSERT').toBeLessThan(300);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const moved = await database.query('SELECT next_seq FROM toolgate_ledger_heads WHERE ledger = $1', [
+          ledger,
         ]);
-        if (left.rowCount === 0) break;
-        expect(tries, "the killed writer's backend never ended").toBeLessThan(600);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const events = await chainOf(ledger);
-      expect(events.map((event) => event.runId)).toEqual(['before', 'before', 'before']);
-      const next = await store.append({ runId: 'after', kind: 'run.started', actor: 'survivor' });
-      expect(next).toMatchObject({ seq: 3, prev: headBefore.hash });
-      expect(await verifyPostgresLedger(url, { ledger })).toMatchObject({ ok: true, count: 4 });
-      await store.close();
-    });
+        expect(Number(moved.rows[0].next_seq)).toBe(headBefore.seq); // its head move is not visible: uncommitted
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        // The server notices a dead client only when it next reads from it; ending the session is what
+        // a check of the connection (client_connection_check_interval) or a timeout would do.
+        if (endSession) await database.query('SELECT pg_terminate_backend($1)', [backend]);
+        await blocker.query('ROLLBACK');
+        blocker.release();
+        for (let tries = 0; ; tries++) {
+          const left = await database.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
+            application,
+          ]);
+          if (left.rowCount === 0) break;
+          expect(tries, "the killed writer's session never ended").toBeLessThan(300);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const events = await chainOf(ledger);
+        expect(events.map((event) => event.runId)).toEqual(
+          endSession ? ['before', 'before', 'before'] : ['before', 'before', 'before', 'victim'],
+        );
+        const head = await database.query(
+          'SELECT next_seq, hash FROM toolgate_ledger_heads WHERE ledger = $1',
+          [ledger],
+        );
+        expect({ seq: Number(head.rows[0].next_seq), hash: head.rows[0].hash }).toEqual({
+          seq: events.length,
+          hash: events.at(-1)!.hash,
+        });
+        const next = await store.append({ runId: 'after', kind: 'run.started', actor: 'survivor' });
+        expect(next).toMatchObject({ seq: events.length, prev: events.at(-1)!.hash });
+        expect(await verifyPostgresLedger(url, { ledger })).toMatchObject({
+          ok: true,
+          count: events.length + 1,
+        });
+        await store.close();
+      },
+    );
 
     it.skipIf(restartCommand === undefined)(
       `fails appends with a clear error while the server restarts, then reconnects and continues (${restartCommand ? 'pg_ctl restart' : 'skipped: TOOLGATE_TEST_POSTGRES_RESTART is not set'})`,

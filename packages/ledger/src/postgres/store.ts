@@ -238,9 +238,9 @@ export class PostgresStore implements LedgerStore {
     let head: ChainHead | undefined;
     try {
       client = await this.#pool.connect();
-      await client.query('BEGIN');
-      head = await readHead(client, this.#location.ledger, true);
-      const known = await storedByIds(client, this.#location.ledger, batch);
+      const opened = await lockHead(client, this.#location.ledger, batch);
+      head = opened.head;
+      const known = opened.known;
       const sealed: SealedEvent[] = [];
       for (const { draft } of batch) {
         const stored = draft.id === undefined ? undefined : known.get(draft.id);
@@ -258,8 +258,9 @@ export class PostgresStore implements LedgerStore {
           outcomes.push(error as Error);
         }
       }
-      if (sealed.length > 0) await insert(client, this.#location.ledger, sealed, head);
-      await client.query('COMMIT');
+      await client.query(
+        sealed.length > 0 ? insertAndCommit(client, this.#location.ledger, sealed, head) : 'COMMIT',
+      );
       client.release();
     } catch (error) {
       client?.release(true);
@@ -291,12 +292,15 @@ export class PostgresStore implements LedgerStore {
   }
 }
 
-async function readHead(client: PoolClient, ledger: string, lock = false): Promise<ChainHead> {
+async function readHead(client: PoolClient, ledger: string): Promise<ChainHead> {
   const { rows } = await client.query<{ next_seq: string; hash: string }>(
-    `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = $1${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = $1`,
     [ledger],
   );
-  const row = rows[0];
+  return headOf(rows[0], ledger);
+}
+
+function headOf(row: { next_seq: string; hash: string } | undefined, ledger: string): ChainHead {
   if (!row) {
     throw new ToolgateError(
       'LEDGER_CORRUPT',
@@ -306,46 +310,48 @@ async function readHead(client: PoolClient, ledger: string, lock = false): Promi
   return { seq: Number(row.next_seq), hash: row.hash };
 }
 
-async function storedByIds(
+/**
+ * The first of the two round trips of an append transaction: BEGIN, lock the head row, and read the
+ * records already stored under the batch's ids. One text of statements, its values quoted by `pg`.
+ */
+async function lockHead(
   client: PoolClient,
   ledger: string,
   batch: Pending[],
-): Promise<Map<string, LedgerEvent>> {
-  const ids = batch.flatMap(({ draft }) => (draft.id === undefined ? [] : [draft.id]));
+): Promise<{ head: ChainHead; known: Map<string, LedgerEvent> }> {
+  const quote = (value: string) => client.escapeLiteral(value);
+  const ids = batch.flatMap(({ draft }) => (draft.id === undefined ? [] : [quote(draft.id)]));
+  const statements = [
+    'BEGIN',
+    `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = ${quote(ledger)} FOR UPDATE`,
+    ...(ids.length > 0
+      ? [`SELECT id, line FROM ${eventsTable} WHERE ledger = ${quote(ledger)} AND id IN (${ids.join(', ')})`]
+      : []),
+  ];
+  const results = (await client.query(statements.join('; '))) as unknown as {
+    rows: Record<string, string>[];
+  }[];
+  const head = headOf(results[1]?.rows[0] as { next_seq: string; hash: string } | undefined, ledger);
   const known = new Map<string, LedgerEvent>();
-  if (ids.length === 0) return known;
-  const { rows } = await client.query<{ id: string; line: string }>(
-    `SELECT id, line FROM ${eventsTable} WHERE ledger = $1 AND id = ANY($2::text[])`,
-    [ledger, ids],
-  );
-  for (const row of rows) known.set(row.id, JSON.parse(row.line) as LedgerEvent);
-  return known;
+  for (const row of results[2]?.rows ?? []) known.set(row.id!, JSON.parse(row.line!) as LedgerEvent);
+  return { head, known };
 }
 
-/** Moves the head first, then inserts: a transaction cut short anywhere leaves neither. */
-async function insert(
-  client: PoolClient,
-  ledger: string,
-  sealed: SealedEvent[],
-  head: ChainHead,
-): Promise<void> {
-  await client.query(`UPDATE ${headsTable} SET next_seq = $2, hash = $3 WHERE ledger = $1`, [
-    ledger,
-    head.seq,
-    head.hash,
-  ]);
-  await client.query(
-    `INSERT INTO ${eventsTable} (ledger, seq, id, run_id, kind, at, line)
-     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-    [
-      ledger,
-      sealed.map(({ event }) => event.seq),
-      sealed.map(({ event }) => event.id),
-      sealed.map(({ event }) => event.runId),
-      sealed.map(({ event }) => event.kind),
-      sealed.map(({ event }) => event.at),
-      sealed.map(({ line }) => line),
-    ],
+/**
+ * The second round trip: move the head, insert the records, notify followers, commit. The head moves
+ * first: a transaction cut short anywhere leaves neither.
+ */
+function insertAndCommit(client: PoolClient, ledger: string, sealed: SealedEvent[], head: ChainHead): string {
+  const quote = (value: string) => client.escapeLiteral(value);
+  const name = quote(ledger);
+  const rows = sealed.map(
+    ({ event, line }) =>
+      `(${name}, ${event.seq}, ${quote(event.id)}, ${quote(event.runId)}, ${quote(event.kind)}, ${quote(event.at)}, ${quote(line)})`,
   );
-  await client.query('SELECT pg_notify($1, $2)', [notifyChannel, ledger]);
+  return [
+    `UPDATE ${headsTable} SET next_seq = ${head.seq}, hash = ${quote(head.hash)} WHERE ledger = ${name}`,
+    `INSERT INTO ${eventsTable} (ledger, seq, id, run_id, kind, at, line) VALUES ${rows.join(', ')}`,
+    `SELECT pg_notify(${quote(notifyChannel)}, ${name})`,
+    'COMMIT',
+  ].join('; ');
 }
