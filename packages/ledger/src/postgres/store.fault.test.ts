@@ -104,10 +104,11 @@ describe.skipIf(postgresUrl === undefined)(
               [application],
             )
           ).rows[0]?.pid as number | undefined;
-        let backend: number | undefined;
-        for (let tries = 0; (backend = await waiting()) === undefined; tries++) {
+        let backend = await waiting();
+        for (let tries = 0; backend === undefined; tries++) {
           expect(tries, 'the writer never reached its INSERT').toBeLessThan(300);
           await new Promise((resolve) => setTimeout(resolve, 100));
+          backend = await waiting();
         }
         const moved = await database.query('SELECT next_seq FROM toolgate_ledger_heads WHERE ledger = $1', [
           ledger,
