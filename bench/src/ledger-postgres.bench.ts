@@ -175,7 +175,7 @@ if (url) {
     id: 'ledger-postgres-verify',
     title: 'ledger: verify on PostgreSQL',
     what:
-      `\`verifyPostgresLedger\` over a ${format(events)}-event ledger: a server-side cursor (FETCH 2,000) in one ` +
+      `\`verifyPostgresLedger\` over a ${format(events)}-event ledger: a server-side cursor (FETCH 10,000) in one ` +
       'read-only snapshot; each record checked for its chain, canonical form, hash and indexed columns, then the head row.',
     rows: [verifyRow],
     figure: `${format(verifyRow.median)} events/s`,

@@ -11,19 +11,14 @@ export interface VerifyPostgresOptions extends Pick<VerifyOptions, 'head'> {
 }
 
 /** How many records one FETCH brings. */
-const fetchSize = 2000;
+const fetchSize = 10_000;
 
-interface Row {
-  seq: string;
-  id: string;
-  run_id: string;
-  kind: string;
-  line: string;
-}
+/** seq, id, run_id, kind, line: fetched as arrays, which `pg` builds faster than objects. */
+type Row = [seq: string, id: string, runId: string, kind: string, line: string];
 
 /**
  * Verifies a ledger in PostgreSQL the way {@link verifyLedgerFile} verifies a file, streaming the
- * records through a server-side cursor in one read-only snapshot (constant memory). Besides the
+ * records through a server-side cursor in one read-only snapshot (memory bounded by one FETCH). Besides the
  * chain it checks that the columns reads filter on (seq, id, run, kind) agree with each record, and
  * that the head row names the last record (a cut tail shows). Never throws for a bad ledger; a
  * database or ledger that cannot be reached throws LEDGER_UNAVAILABLE.
@@ -76,18 +71,21 @@ async function verifyIn(
     code: 'LEDGER_CORRUPT' | 'LEDGER_UNAVAILABLE' = 'LEDGER_CORRUPT',
   ) => ({ ok: false, count, seq, reason, code }) as const;
   for (;;) {
-    const { rows } = await client.query<Row>(`FETCH ${fetchSize} FROM toolgate_verify`);
-    for (const row of rows) {
-      const checked = verifier.check(row.line);
+    const { rows } = await client.query<Row>({
+      text: `FETCH ${fetchSize} FROM toolgate_verify`,
+      rowMode: 'array',
+    });
+    for (const [seq, id, runId, kind, line] of rows) {
+      const checked = verifier.check(line);
       if (isFault(checked)) {
         await client.query('ROLLBACK');
         return bad(checked.seq, checked.reason, checked.code);
       }
       if (
-        Number(row.seq) !== checked.seq ||
-        row.id !== checked.id ||
-        row.run_id !== checked.runId ||
-        row.kind !== checked.kind
+        Number(seq) !== checked.seq ||
+        id !== checked.id ||
+        runId !== checked.runId ||
+        kind !== checked.kind
       ) {
         await client.query('ROLLBACK');
         return bad(
