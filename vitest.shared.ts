@@ -1,7 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { defineProject } from 'vitest/config';
 
-const conditions = ['@toolgate/source', 'node', 'import', 'module', 'default'];
+// Vitest hands these to Node as --conditions too; 'import' is left out because Node would then load
+// the ESM build of a dual package from a CommonJS require (pg requires pg-pool), and Node adds
+// 'import' or 'require' by itself.
+const conditions = ['@toolgate/source', 'node', 'module', 'default'];
 
 /**
  * Test files run in parallel, even on 2 cores: most of the suite's time is spent waiting on child

@@ -6,6 +6,7 @@ import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
 import { readLines } from './lines.js';
 import { lockLedger } from './lock.js';
+import { RunIndex, type RunSummary } from './runs.js';
 import { scanLedgerFile, type TornTail } from './scan.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
@@ -57,6 +58,7 @@ export class FileStore implements LedgerStore {
   readonly #chain: ChainState;
   readonly #offsets: number[];
   readonly #wakeup = new Wakeup();
+  readonly #runs: RunIndex;
   #size: number;
   #closed = false;
   #broken: Error | undefined;
@@ -73,6 +75,7 @@ export class FileStore implements LedgerStore {
       release: () => void;
       chain: ChainState;
       offsets: number[];
+      runs: RunIndex;
       size: number;
       torn?: TornTail;
       newlineAdded?: number;
@@ -84,6 +87,7 @@ export class FileStore implements LedgerStore {
     this.#release = state.release;
     this.#chain = state.chain;
     this.#offsets = state.offsets;
+    this.#runs = state.runs;
     this.#size = state.size;
     this.recovered = state.torn;
     this.newlineAdded = state.newlineAdded;
@@ -109,9 +113,11 @@ export class FileStore implements LedgerStore {
       release = lockLedger(fd, path);
       const chain = new ChainState(options.clock);
       const offsets: number[] = [];
+      const runs = new RunIndex();
       const scan = await scanLedgerFile(path, (event, start) => {
         chain.commit(event);
         offsets.push(start);
+        runs.add(event);
       });
       if (scan.fault) throw faultError(scan.fault, path);
       let size = scan.size;
@@ -124,7 +130,7 @@ export class FileStore implements LedgerStore {
         fsyncSync(fd);
         size += 1;
       }
-      const state = { fd, release, chain, offsets, size };
+      const state = { fd, release, chain, offsets, runs, size };
       if (scan.torn) return new FileStore(path, options, { ...state, torn: scan.torn });
       if (scan.unterminated !== undefined)
         return new FileStore(path, options, { ...state, newlineAdded: scan.unterminated });
@@ -168,6 +174,7 @@ export class FileStore implements LedgerStore {
     }
     this.#chain.commit(sealed.event);
     this.#offsets.push(this.#size);
+    this.#runs.add(sealed.event);
     this.#size += bytes.length;
     this.#wakeup.wake();
     if (this.durability === 'always') await this.#fsyncNow();
@@ -183,6 +190,10 @@ export class FileStore implements LedgerStore {
       const event = JSON.parse(line.text) as LedgerEvent;
       if (matches(event, options)) yield event;
     }
+  }
+
+  async runs(): Promise<RunSummary[]> {
+    return this.#runs.list();
   }
 
   follow(options: FollowOptions = {}): AsyncIterable<LedgerEvent> {

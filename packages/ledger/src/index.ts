@@ -19,10 +19,14 @@ export {
 } from './event.js';
 export { type Durability, FileStore, type FileStoreOptions } from './file-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { isPostgresUrl } from './postgres/connection.js';
+export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js';
+export { type VerifyPostgresOptions, verifyPostgresLedger } from './postgres/verify.js';
 export { type ReadLedgerFileOptions, readLedgerFile } from './read-file.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
 export { replayRegistry } from './replay/registry.js';
 export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './replay/session.js';
+export { RunIndex, type RunSummary, runsOf } from './runs.js';
 export type { TornTail } from './scan.js';
 export { type FollowOptions, type LedgerStore, type ReadOptions, readAll } from './store.js';
 export { type VerifyOptions, type VerifyResult, verifyLedgerFile, verifyLedgerText } from './verify.js';

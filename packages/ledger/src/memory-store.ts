@@ -3,6 +3,7 @@ import { type ChainHead, lineOf } from './chain.js';
 import { ChainState, type Clock, Wakeup } from './chain-state.js';
 import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
+import { RunIndex, type RunSummary } from './runs.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
 /** What a {@link MemoryStore} is built with. */
@@ -23,6 +24,7 @@ export class MemoryStore implements LedgerStore {
   readonly #chain: ChainState;
   readonly #events: LedgerEvent[] = [];
   readonly #wakeup = new Wakeup();
+  readonly #runs = new RunIndex();
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -41,6 +43,7 @@ export class MemoryStore implements LedgerStore {
     const sealed = this.#chain.seal(draft);
     this.#chain.commit(sealed.event);
     this.#events.push(sealed.event);
+    this.#runs.add(sealed.event);
     this.#wakeup.wake();
     return sealed.event;
   }
@@ -51,6 +54,10 @@ export class MemoryStore implements LedgerStore {
       const event = this.#events[seq]!;
       if (matches(event, options)) yield event;
     }
+  }
+
+  async runs(): Promise<RunSummary[]> {
+    return this.#runs.list();
   }
 
   follow(options: FollowOptions = {}): AsyncIterable<LedgerEvent> {

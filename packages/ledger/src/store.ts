@@ -1,5 +1,6 @@
 import type { ChainHead } from './chain.js';
 import type { EventDraft, LedgerEvent } from './event.js';
+import type { RunSummary } from './runs.js';
 
 /** Which events a read returns. Every filter is optional; events come in seq order. */
 export interface ReadOptions {
@@ -17,8 +18,8 @@ export interface FollowOptions extends ReadOptions {
 }
 
 /**
- * A ledger: an append-only, hash-chained sequence of events. The in-memory and the JSONL file
- * stores implement it alike, so the recorder and replay work over either.
+ * A ledger: an append-only, hash-chained sequence of events. The in-memory, the JSONL file and the
+ * PostgreSQL stores implement it alike, so the recorder and replay work over either.
  */
 export interface LedgerStore {
   /** The seq the next event gets, and the hash of the last one. */
@@ -31,6 +32,8 @@ export interface LedgerStore {
   append(draft: EventDraft): Promise<LedgerEvent>;
   /** The stored events that match, in seq order. */
   read(options?: ReadOptions): AsyncIterable<LedgerEvent>;
+  /** The runs stored so far, in the order they started, with their first and last seq and time. */
+  runs(): Promise<RunSummary[]>;
   /** The stored events that match, then each new one as it is appended, until the signal aborts or the store closes. */
   follow(options?: FollowOptions): AsyncIterable<LedgerEvent>;
   /**

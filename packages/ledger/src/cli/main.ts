@@ -1,7 +1,12 @@
 import { parseArgs } from 'node:util';
 import { joinDashValues, ToolgateError } from '@toolgate/core';
+import type { LedgerEvent } from '../event.js';
 import { genesisHash } from '../event.js';
+import { isPostgresUrl, ledgerLocation } from '../postgres/connection.js';
+import { PostgresStore } from '../postgres/store.js';
+import { verifyPostgresLedger } from '../postgres/verify.js';
 import { readLedgerFile } from '../read-file.js';
+import { runsOf } from '../runs.js';
 import { verifyLedgerFile } from '../verify.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
@@ -20,6 +25,9 @@ export const exitCodes = { ok: 0, corrupt: 1, usage: 2, unavailable: 3 } as cons
 
 const usage = `usage: toolgate-ledger <command> FILE [options]
 
+FILE is a JSONL ledger file, or a ledger in PostgreSQL: postgres://USER@HOST:PORT/DATABASE?ledger=NAME
+(needs the pg package; verify, show, head and runs work on it)
+
 commands:
   verify FILE [--head HASH] [--workers N]
                               verify the hash chain; prints the count, or the first bad seq and why
@@ -28,6 +36,7 @@ commands:
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
                               (an empty ledger: -1 and the genesis hash, 64 zeros)
+  runs FILE [--json]          list the runs: first and last seq and time, and how many events
   serve FILE [--port N] [--host ADDRESS]
                               a read-only page of the ledger on 127.0.0.1, live (serve --help)
   export FILE --html OUT.html the same page as one self-contained file (export --help)
@@ -35,6 +44,7 @@ commands:
 examples:
   toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
   toolgate-ledger verify run.jsonl --head 5f1c…
+  toolgate-ledger runs 'postgres://toolgate@db.internal/agents?ledger=fleet'
 
 exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the ledger
 `;
@@ -56,10 +66,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(usage);
     return exitCodes.ok;
   }
-  if (!command || !['verify', 'show', 'head'].includes(command) || !file || extra.length > 0) {
+  if (!command || !commands.includes(command) || !file || extra.length > 0) {
     const problem = !command
       ? 'no command given'
-      : !['verify', 'show', 'head'].includes(command)
+      : !commands.includes(command)
         ? `unknown command "${command}"`
         : !file
           ? `"${command}" needs a ledger FILE`
@@ -88,12 +98,17 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   try {
     if (command === 'show') return await show(file, values, io);
-    const result = await verifyLedgerFile(file, {
-      ...(head === undefined ? {} : { head }),
-      ...(workers > 0 ? { workers } : {}),
-    });
+    if (command === 'runs') return await runs(file, values.json ?? false, io);
+    // A URL is named without its user and password.
+    const shown = isPostgresUrl(file) ? ledgerLocation(file).label : file;
+    const result = isPostgresUrl(file)
+      ? await verifyPostgresLedger(file, head === undefined ? {} : { head })
+      : await verifyLedgerFile(file, {
+          ...(head === undefined ? {} : { head }),
+          ...(workers > 0 ? { workers } : {}),
+        });
     if (!result.ok) {
-      io.stderr.write(`${file}: bad record at seq ${result.seq}: ${result.reason}\n`);
+      io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${result.reason}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
     }
     // An empty ledger is sound (nothing in it can have been tampered with), so both commands exit 0;
@@ -101,7 +116,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (command === 'head') {
       if (!result.last) {
         io.stderr.write(
-          `${file}: the ledger is empty; its head is the genesis hash every ledger starts from\n`,
+          `${shown}: the ledger is empty; its head is the genesis hash every ledger starts from\n`,
         );
         io.stdout.write(`-1 ${genesisHash}\n`);
         return exitCodes.ok;
@@ -112,12 +127,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const last = result.last
       ? ` (last seq ${result.last.seq}, hash ${result.last.hash})`
       : ': the ledger is empty (its head is the genesis hash, 64 zeros)';
-    io.stdout.write(`${file}: ok, ${result.count} records verified${last}\n`);
+    io.stdout.write(`${shown}: ok, ${result.count} records verified${last}\n`);
     return exitCodes.ok;
   } catch (error) {
     return fail(error, io);
   }
 }
+
+const commands = ['verify', 'show', 'head', 'runs'];
 
 const optionShapes = {
   head: { type: 'string' },
@@ -143,14 +160,57 @@ async function show(
   io: CliIo,
 ): Promise<number> {
   const styles = stylesFor(io.stdout, io.env);
-  const events = readLedgerFile(file, {
+  const filter = {
     ...(values.run === undefined ? {} : { runId: values.run }),
     ...(values.kind === undefined ? {} : { kind: values.kind }),
-    follow: values.follow ?? false,
     ...(io.signal ? { signal: io.signal } : {}),
-  });
+  };
+  const write = (events: AsyncIterable<LedgerEvent>) => print(events, values.json ?? false, styles, io);
+  if (!isPostgresUrl(file)) {
+    await write(readLedgerFile(file, { ...filter, follow: values.follow ?? false }));
+    return exitCodes.ok;
+  }
+  const store = await PostgresStore.open(file, { create: false });
+  try {
+    await write(values.follow ? store.follow(filter) : store.read(filter));
+  } finally {
+    await store.close();
+  }
+  return exitCodes.ok;
+}
+
+async function print(
+  events: AsyncIterable<LedgerEvent>,
+  json: boolean,
+  styles: ReturnType<typeof stylesFor>,
+  io: CliIo,
+): Promise<void> {
   for await (const event of events) {
-    io.stdout.write(`${values.json ? JSON.stringify(event) : formatEvent(event, styles)}\n`);
+    if (io.signal?.aborted) return;
+    io.stdout.write(`${json ? JSON.stringify(event) : formatEvent(event, styles)}\n`);
+  }
+}
+
+async function runs(file: string, json: boolean, io: CliIo): Promise<number> {
+  let list: Awaited<ReturnType<typeof runsOf>>;
+  if (isPostgresUrl(file)) {
+    const store = await PostgresStore.open(file, { create: false });
+    try {
+      list = await store.runs();
+    } finally {
+      await store.close();
+    }
+  } else list = await runsOf(readLedgerFile(file));
+  if (list.length === 0) {
+    const shown = isPostgresUrl(file) ? ledgerLocation(file).label : file;
+    io.stderr.write(`${shown}: the ledger has no runs yet\n`);
+  }
+  for (const run of list) {
+    io.stdout.write(
+      json
+        ? `${JSON.stringify(run)}\n`
+        : `${run.runId}\tseq ${run.firstSeq}..${run.lastSeq}\t${run.count} events\t${run.firstAt} .. ${run.lastAt}\n`,
+    );
   }
   return exitCodes.ok;
 }

@@ -56,6 +56,31 @@ export function storeContract(name: string, open: (clock: () => Date) => Promise
       await store.close();
     });
 
+    it('lists the runs in the order they started, with their first and last seq and time', async () => {
+      const store = await open(steppingClock('2026-03-01T00:00:00.000Z', 1000));
+      expect(await store.runs()).toEqual([]);
+      for (const run of ['b', 'a', 'b', 'a', 'a']) await store.append(draft('tool.called', run));
+      expect(await store.runs()).toEqual([
+        {
+          runId: 'b',
+          firstSeq: 0,
+          lastSeq: 2,
+          firstAt: '2026-03-01T00:00:00.000Z',
+          lastAt: '2026-03-01T00:00:02.000Z',
+          count: 2,
+        },
+        {
+          runId: 'a',
+          firstSeq: 1,
+          lastSeq: 4,
+          firstAt: '2026-03-01T00:00:01.000Z',
+          lastAt: '2026-03-01T00:00:04.000Z',
+          count: 3,
+        },
+      ]);
+      await store.close();
+    });
+
     it('follows live: stored events first, then each new one as it is appended', async () => {
       const store = await open(steppingClock());
       await store.append(draft('run.started'));

@@ -12,7 +12,9 @@ import { z } from 'zod';
 import { steppingClock } from '../clock.js';
 import type { LedgerEvent } from '../event.js';
 import { FileStore } from '../file-store.js';
+import { readLedgerFile } from '../read-file.js';
 import { LedgerRecorder } from '../recorder.js';
+import { runsOf } from '../runs.js';
 import { temporaryFiles } from '../test-support/files.js';
 import { counter } from '../test-support/tools.js';
 import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../test-support/viewer-ledger.js';
@@ -147,6 +149,20 @@ describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and 
       last: { seq: last.seq, hash: last.hash },
     });
 
+    // The run list is the ledger's runs, as LedgerStore.runs() gives them: in the order they started,
+    // each with its first and last seq and time.
+    const runs = await runsOf(readLedgerFile(ledger));
+    expect(runs.map((run) => [run.runId, run.firstSeq])).toEqual([
+      ['grove-1', 0],
+      ['grove-2', last.seq],
+    ]);
+    expect(await page.getByTestId('filter-run').locator('option').allTextContents()).toEqual([
+      'all runs (2)',
+      ...runs.map(
+        (run) =>
+          `${run.runId} · #${run.firstSeq}–#${run.lastSeq} · ${run.count} records · ${run.firstAt} – ${run.lastAt}`,
+      ),
+    ]);
     // The latest run is shown first; its runs can be switched between.
     expect(await rowsOf(page)).toEqual([[`#${last.seq} · t0`, 'system', 'event']]);
     await chooseRun(page, 'grove-1');

@@ -6,6 +6,7 @@
  * @module
  */
 import type { LedgerEvent } from '../../event.js';
+import { RunIndex } from '../../runs.js';
 import type { ViewerSnapshot, ViewerStatus } from '../snapshot.js';
 import { renderDetails } from './details.js';
 import { element } from './dom.js';
@@ -13,7 +14,12 @@ import { type HeaderState, renderHeader } from './header.js';
 import { actorOf, distinct, type Filters, kindOf, passes, type Row, runOf, Timeline } from './model.js';
 import { renderTimeline } from './timeline.js';
 
-const state: HeaderState & { timeline: Timeline; selected: string | undefined; runChosen: boolean } = {
+const state: HeaderState & {
+  timeline: Timeline;
+  runs: RunIndex;
+  selected: string | undefined;
+  runChosen: boolean;
+} = {
   file: '',
   status: { state: 'verified', count: 0, last: undefined },
   liveFault: undefined,
@@ -22,6 +28,7 @@ const state: HeaderState & { timeline: Timeline; selected: string | undefined; r
   mode: 'connecting',
   rows: [],
   timeline: new Timeline(),
+  runs: new RunIndex(),
   selected: undefined,
   runChosen: false,
 };
@@ -34,12 +41,14 @@ function reset(file: string, status: ViewerStatus): void {
   state.last = undefined;
   state.count = 0;
   state.timeline = new Timeline();
+  state.runs = new RunIndex();
   state.rows = state.timeline.rows;
   document.title = `${file} · toolgate ledger`;
 }
 
 function add(events: readonly LedgerEvent[]): void {
   state.timeline.add(events);
+  for (const event of events) state.runs.add(event);
   const last = events.at(-1);
   if (last) state.last = { seq: last.seq, hash: last.hash };
   state.count += events.length;
@@ -51,12 +60,18 @@ const main = element('main');
 const detailsSlot = element('div');
 document.body.append(headerSlot, toolbar, main, detailsSlot);
 
-function select(name: keyof Filters, label: string, any: string, values: readonly string[]): HTMLElement {
+function select(
+  name: keyof Filters,
+  label: string,
+  any: string,
+  values: readonly string[],
+  labels: readonly string[] = values,
+): HTMLElement {
   const control = element('select', { data: { testid: `filter-${name}` } });
   control.append(element('option', {}, any));
   (control.firstChild as HTMLOptionElement).value = '';
-  for (const value of values) {
-    const option = element('option', {}, value);
+  for (const [index, value] of values.entries()) {
+    const option = element('option', {}, labels[index] ?? value);
     option.value = value;
     control.append(option);
   }
@@ -78,11 +93,17 @@ search.addEventListener('input', () => {
 });
 
 function renderToolbar(rows: readonly Row[]): void {
-  const runs = distinct(rows, runOf);
+  // The ledger's runs as LedgerStore.runs() lists them: in the order they started, with their span.
+  const summaries = state.runs.list();
+  const runs = summaries.map((run) => run.runId);
+  const runLabels = summaries.map(
+    (run) =>
+      `${run.runId} · #${run.firstSeq}–#${run.lastSeq} · ${run.count} records · ${run.firstAt} – ${run.lastAt}`,
+  );
   if (!state.runChosen) filters.run = runs.at(-1) ?? '';
   const inRun = rows.filter((row) => !filters.run || runOf(row) === filters.run);
   toolbar.replaceChildren(
-    select('run', 'run', `all runs (${runs.length})`, runs),
+    select('run', 'run', `all runs (${runs.length})`, runs, runLabels),
     select('agent', 'agent', 'all agents', distinct(inRun, actorOf)),
     select(
       'tool',

@@ -1,0 +1,27 @@
+// One writer process of the PostgreSQL bench: appends to a PostgresStore (a ledger shared with the
+// other writers) or to a FileStore (a file of its own: a file has one writer at a time), keeping
+// IN_FLIGHT appends outstanding, from when `go` arrives on stdin for MS milliseconds; prints the count.
+import { createInterface } from 'node:readline';
+import { FileStore, PostgresStore } from '@toolgate/ledger';
+
+const [kind, location, name, ms, inFlight] = process.argv.slice(2);
+const store = kind === 'postgres' ? await PostgresStore.open(location) : await FileStore.open(location);
+const payload = {
+  callId: 'call',
+  tool: 'oracle',
+  parameters: { seed: 'moss on the north stones', depth: 3 },
+};
+process.stdout.write('ready\n');
+await new Promise((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
+const end = performance.now() + Number(ms);
+let count = 0;
+await Promise.all(
+  Array.from({ length: Number(inFlight) }, async () => {
+    while (performance.now() < end) {
+      await store.append({ runId: name, kind: 'tool.called', actor: name, payload });
+      count++;
+    }
+  }),
+);
+await store.close();
+process.stdout.write(`${count}\n`, () => process.exit(0));
