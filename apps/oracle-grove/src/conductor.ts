@@ -187,6 +187,7 @@ function observed(store: LedgerStore, onAppended: (event: LedgerEvent) => void):
     head: () => store.head(),
     read: (options) => store.read(options),
     follow: (options) => store.follow(options),
+    runs: () => store.runs(),
     flush: () => store.flush(),
     close: () => store.close(),
     append: async (draft) => {
