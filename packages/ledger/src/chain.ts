@@ -1,4 +1,4 @@
-import { ToolgateError } from '@toolgate/core';
+import { type JsonValue, ToolgateError } from '@toolgate/core';
 import { canonicalJson, canonicalText, sha256Hex } from './canonical.js';
 import { envelopeParts, hashKey } from './envelope.js';
 import { type EventDraft, genesisHash, type LedgerEvent, ledgerSchemaVersion, parseEvent } from './event.js';
@@ -20,7 +20,11 @@ export interface ChainHead {
 /** The head of an empty ledger. */
 export const emptyHead: ChainHead = { seq: 0, hash: genesisHash };
 
-/** Fills in the envelope of a checked draft and hashes it onto the chain at `head`. */
+/**
+ * Fills in the envelope of a checked draft and hashes it onto the chain at `head`. The payload is
+ * serialised once: the event's `payload` is parsed back from that text when first read (a copy the
+ * caller cannot change, holding exactly what was hashed), so an event nobody reads costs no parse.
+ */
 export function sealEvent(draft: EventDraft, head: ChainHead, at: string): SealedEvent {
   let payloadText: string;
   try {
@@ -29,14 +33,14 @@ export function sealEvent(draft: EventDraft, head: ChainHead, at: string): Seale
     const message = (error as Error).message.replace(/^value /, `the payload of event "${draft.kind}" `);
     throw new ToolgateError('INVALID_EVENT', message, { cause: error });
   }
-  const event: LedgerEvent = {
+  const event = {
     seq: head.seq,
     id: draft.id ?? `${draft.runId}:${head.seq}`,
     runId: draft.runId,
     turn: draft.turn ?? 0,
     kind: draft.kind,
     actor: draft.actor,
-    payload: JSON.parse(payloadText),
+    payload: JSON.parse(payloadText) as JsonValue,
     at,
     schemaVersion: ledgerSchemaVersion,
     prev: head.hash,
@@ -44,7 +48,7 @@ export function sealEvent(draft: EventDraft, head: ChainHead, at: string): Seale
   };
   const { front, back } = envelopeParts(event, payloadText);
   const hash = sha256Hex(head.hash + front + back);
-  (event as { hash: string }).hash = hash;
+  event.hash = hash;
   return { event, line: `${front}${hashKey}${hash}",${back}` };
 }
 
