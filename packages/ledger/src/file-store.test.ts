@@ -70,7 +70,8 @@ describe('FileStore', () => {
       const rounds = 12;
       await Promise.all(
         Array.from({ length: appenders }, async (_, lane) => {
-          for (let round = 0; round < rounds; round++) await store.append(draft('tool.called', { lane, round }));
+          for (let round = 0; round < rounds; round++)
+            await store.append(draft('tool.called', { lane, round }));
         }),
       );
       expect(store.fsyncs).toBe(rounds);

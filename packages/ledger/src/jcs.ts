@@ -107,7 +107,8 @@ function write(value: unknown, path: (string | number)[], ancestors: object[]): 
 
 /** True when the keys are sorted already, as an object built or parsed in canonical order has them. */
 function inOrder(keys: string[]): boolean {
-  for (let index = 1; index < keys.length; index++) if (!((keys[index - 1] as string) < (keys[index] as string))) return false;
+  for (let index = 1; index < keys.length; index++)
+    if (!((keys[index - 1] as string) < (keys[index] as string))) return false;
   return true;
 }
 

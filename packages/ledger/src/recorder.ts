@@ -149,7 +149,8 @@ export class LedgerRecorder implements Recorder {
     try {
       return await this.store.append(draft);
     } catch (error) {
-      if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload))) throw error;
+      if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload)))
+        throw error;
       const payload = wellFormed(draft.payload);
       if (payload === draft.payload) throw error;
       return this.store.append({ ...draft, payload });
