@@ -66,6 +66,7 @@ export class Wakeup {
   }
 
   wake(): void {
+    if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const waiter of waiters) waiter();

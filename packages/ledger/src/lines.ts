@@ -57,9 +57,13 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         }
         const begin = start - position;
         if (begin <= last) {
-          const texts = buffer.toString('utf8', begin, last).split('\n');
+          const decoded = buffer.toString('utf8', begin, last);
+          // Every byte became one code unit: each line's byte length is its length (no per-line scan).
+          const oneUnitPerByte = decoded.length === last - begin;
+          const texts = decoded.split('\n');
           for (const text of texts) {
-            const end = start + (isAscii(text) ? text.length : Buffer.byteLength(text)) + 1;
+            const bytes = oneUnitPerByte || isAscii(text) ? text.length : Buffer.byteLength(text);
+            const end = start + bytes + 1;
             batch.push({ text, start, end, complete: true });
             start = end;
           }
