@@ -145,16 +145,14 @@ export class LedgerRecorder implements Recorder {
    * anything, and only then is an object payload walked for them and appended again with them
    * replaced. A payload without any (nearly every one) is walked once, by the store's serialiser.
    */
-  async #append(draft: EventDraft & { payload: JsonValue }): Promise<LedgerEvent> {
-    try {
-      return await this.store.append(draft);
-    } catch (error) {
+  #append(draft: EventDraft & { payload: JsonValue }): Promise<LedgerEvent> {
+    return this.store.append(draft).catch((error: unknown) => {
       if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload)))
         throw error;
       const payload = wellFormed(draft.payload);
       if (payload === draft.payload) throw error;
       return this.store.append({ ...draft, payload });
-    }
+    });
   }
 
   #id(callId: string, kind: string): string {
