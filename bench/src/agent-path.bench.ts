@@ -127,6 +127,7 @@ const sdkSides = [
       'vs toolgate `JSON.parse` + `agent.callTool` (grant, one-rule policy, validation, output cap, three ' +
       'hash-chained events into a `MemoryStore`). Printed beside: toolgate with no recorder, and the floor.',
     anchor: { name: 'AI SDK: safeParseJSON + executeTool', fn: viaAiSdk },
+    maxRatio: 3,
   },
   {
     id: 'agent-path-openai-agents',

@@ -1,10 +1,10 @@
 /**
  * What the ledger costs, three ways:
  * 1. recording one call (tool.called, policy.decided, tool.returned) into the in-memory ledger,
- *    against the floor of any hash chain: canonical JSON + SHA-256 of those three events (≤ 1.5×);
- * 2. the JSONL file store with 8 concurrent appenders: `batch` (group commit) against
- *    fsync-per-append (`always`) throughput (≥ 10×);
- * 3. `verify` of a ledger file, in events per second (≥ 200,000/s), and its memory while it streams.
+ *    against the floor of any hash chain: JSON.stringify + one-shot SHA-256 of those three events (≤ 1.5×);
+ * 2. the JSONL file store with N = 8 and 16 appenders each awaiting one append: `batch` (group commit)
+ *    against fsync per append, one at a time (≥ 0.7 × N: a group can merge at most N appends);
+ * 3. `verify` of a ledger file, in events per second (≥ 300,000/s), and its memory while it streams.
  */
 import { execFileSync } from 'node:child_process';
 import { hash } from 'node:crypto';
@@ -22,7 +22,7 @@ import {
 } from '@toolgate/ledger';
 import canonicalize from 'canonicalize';
 import { compareLatency } from './compare.js';
-import { format, quick, report, row } from './report.js';
+import { format, median, quick, report, row } from './report.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'toolgate-ledger-bench-'));
 process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
@@ -64,7 +64,24 @@ function hashChainFloor(): void {
     ['tool.returned', { ...base, isError: false, output }],
   ];
   for (const [index, [kind, payload]] of payloads.entries()) {
-    floorPrev = hash('sha256', floorPrev + canonicalize(envelope(index, kind, payload, floorPrev)), 'hex');
+    floorPrev = hash('sha256', floorPrev + JSON.stringify(envelope(index, kind, payload, floorPrev)), 'hex');
+  }
+}
+let canonicalizePrev = '0'.repeat(64);
+/** The floor as the ledger's old serialiser set it: the canonicalize package + SHA-256. */
+function canonicalizeFloor(): void {
+  const base = { callId: 'call-1', tool: 'oracle' };
+  const payloads: [string, unknown][] = [
+    ['tool.called', { ...base, parameters }],
+    ['policy.decided', { ...base, verdict: 'allow', decision: 'allow', reason: 'harmless', rule: 0 }],
+    ['tool.returned', { ...base, isError: false, output }],
+  ];
+  for (const [index, [kind, payload]] of payloads.entries()) {
+    canonicalizePrev = hash(
+      'sha256',
+      canonicalizePrev + canonicalize(envelope(index, kind, payload, canonicalizePrev)),
+      'hex',
+    );
   }
 }
 
@@ -73,25 +90,28 @@ await compareLatency({
   title: 'ledger: recording a call against the floor of a hash chain',
   what:
     'One call recorded through `LedgerRecorder` into a `MemoryStore` (tool.called, policy.decided, ' +
-    'tool.returned: validation, canonical JSON, SHA-256, chaining, storing) against canonicalize + ' +
-    'SHA-256 of the same three events and nothing else.',
-  anchor: { name: 'floor: canonicalize + sha256 of 3 events', fn: hashChainFloor },
+    'tool.returned: validation, canonical JSON, SHA-256, chaining, storing) against JSON.stringify + ' +
+    'one-shot SHA-256 of the same three events and nothing else. Printed beside: the same with the ' +
+    '`canonicalize` package in place of JSON.stringify (the floor as the old serialiser set it).',
+  anchor: { name: 'floor: JSON.stringify + sha256 of 3 events', fn: hashChainFloor },
   subject: { name: 'LedgerRecorder → MemoryStore, 3 events', fn: recordCall },
+  others: [{ name: 'canonicalize + sha256 of 3 events', fn: canonicalizeFloor }],
   maxRatio: 1.5,
 });
 
-// 2. File store throughput with 8 concurrent appenders ----------------------------------------------
-const appenders = 8;
+// 2. Group commit: N appenders each awaiting one append ---------------------------------------------
 let files = 0;
 type Mode = Durability | 'serial';
 /**
- * Events per second with 8 appenders, each keeping `inFlight` appends outstanding. `serial` is the
- * simple writer a user would otherwise write: every append followed by its own fsync, one at a time.
+ * Events per second and fsyncs per event with `appenders` appenders, each awaiting one append at a
+ * time. `serial` is the simple writer a user would otherwise write: every append followed by its own
+ * fsync, one at a time.
  */
-async function throughput(mode: Mode, milliseconds: number, inFlight = 1): Promise<number> {
+async function throughput(mode: Mode, appenders: number, milliseconds: number): Promise<[number, number]> {
   const path = join(directory, `throughput-${++files}.jsonl`);
   const store = await FileStore.open(path, { durability: mode === 'serial' ? 'none' : mode });
   const syncFd = openSync(path, 'r');
+  let serialSyncs = 0;
   let queue: Promise<unknown> = Promise.resolve();
   const append = async (actor: string) => {
     await store.append({
@@ -101,71 +121,74 @@ async function throughput(mode: Mode, milliseconds: number, inFlight = 1): Promi
       payload: { callId: 'call-1', tool: 'oracle', parameters },
     });
     if (mode !== 'serial') return;
-    queue = queue.then(() => new Promise((resolve) => fsync(syncFd, resolve)));
+    queue = queue.then(
+      () =>
+        new Promise((resolve) => {
+          serialSyncs++;
+          fsync(syncFd, resolve);
+        }),
+    );
     await queue;
   };
   let appended = 0;
   const started = performance.now();
   const deadline = started + milliseconds;
   await Promise.all(
-    Array.from({ length: appenders * inFlight }, async (_, lane) => {
+    Array.from({ length: appenders }, async (_, lane) => {
       while (performance.now() < deadline) {
-        await append(`agent-${lane % appenders}`);
+        await append(`agent-${lane}`);
         appended++;
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const syncs = mode === 'serial' ? serialSyncs : store.fsyncs;
   await store.close();
   closeSync(syncFd);
   rmSync(path);
-  return appended / seconds;
+  return [appended / seconds, syncs / appended];
 }
 const rounds = quick ? 2 : 5;
-const window = quick ? 200 : 800;
+const window = quick ? 200 : 600;
 const modes: Mode[] = ['serial', 'always', 'batch', 'none'];
-const perMode = new Map<string, number[]>();
-for (let round = 0; round < rounds; round++) {
-  for (const mode of modes) {
-    for (const inFlight of [1, 16]) {
-      const key = `${mode}:${inFlight}`;
-      perMode.set(key, [...(perMode.get(key) ?? []), await throughput(mode, window, inFlight)]);
-    }
-  }
-}
 const names: Record<Mode, string> = {
   serial: 'fsync per append, one at a time',
   always: 'always: an fsync per append, concurrently',
   batch: 'batch: group commit (the default)',
   none: 'none: no fsync',
 };
-const rowsFor = (inFlight: number) =>
-  modes.map((mode) =>
-    row(
-      `${names[mode]}${inFlight > 1 ? ` (${inFlight} in flight)` : ''}`,
-      perMode.get(`${mode}:${inFlight}`)!,
-      'events/s',
-    ),
-  );
-const awaited = rowsFor(1);
-const pipelined = rowsFor(16);
-const speedup = awaited[2]!.median / awaited[0]!.median;
-report({
-  id: 'ledger-file-batch',
-  title: 'ledger: file store, 8 concurrent appenders, group commit against fsync per append',
-  what:
-    `${appenders} appenders each append one event and await it, over and over, for ${window} ms into a JSONL ` +
-    'FileStore; events per second. The judged anchor is the writer a user would otherwise write: each append ' +
-    'followed by its own fsync, one at a time. Printed beside: `always` (each append its own fsync, issued ' +
-    'concurrently, which the kernel partly merges), `none`, and all modes again with every appender keeping ' +
-    '16 appends in flight. Modes alternate round by round.',
-  rows: [...awaited, ...pipelined],
-  figure:
-    `${format(speedup)}× the throughput (vs always: ${format(awaited[2]!.median / awaited[1]!.median)}×; ` +
-    `16 in flight vs fsync per append: ${format(pipelined[2]!.median / pipelined[0]!.median)}×)`,
-  target: '≥ 10×',
-  met: quick ? null : speedup >= 10,
-});
+for (const appenders of [8, 16]) {
+  const perMode = new Map<Mode, number[]>();
+  const syncsPerEvent = new Map<Mode, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of modes) {
+      const [rate, syncs] = await throughput(mode, appenders, window);
+      perMode.set(mode, [...(perMode.get(mode) ?? []), rate]);
+      syncsPerEvent.set(mode, [...(syncsPerEvent.get(mode) ?? []), syncs]);
+    }
+  }
+  const rows = modes.map((mode) => row(names[mode], perMode.get(mode)!, 'events/s'));
+  const speedup = rows[2]!.median / rows[0]!.median;
+  const target = 0.7 * appenders;
+  const fsyncs = modes.map((mode) => `${mode} ${format(median(syncsPerEvent.get(mode)!))}`).join(', ');
+  report({
+    id: `ledger-file-batch-${appenders}`,
+    title: `ledger: group commit with ${appenders} appenders each awaiting one append`,
+    what:
+      `${appenders} appenders each append one event and await it, over and over, for ${window} ms into a JSONL ` +
+      'FileStore; events per second. The judged anchor is the writer a user would otherwise write: each append ' +
+      'followed by its own fsync, one at a time. A group commit can merge at most one append per appender into ' +
+      `an fsync, so the physical ceiling is ${appenders}× that; the target is 0.7 of it. Printed beside: ` +
+      '`always` (each append its own fsync, issued concurrently), `none` (no fsync: what the appends cost ' +
+      'without the disk, a ceiling no group commit can pass) and the fsyncs per event. Modes alternate round by round.',
+    rows,
+    figure:
+      `${format(speedup)}× the throughput (${format(speedup / appenders)} of the ceiling of ${appenders}×; ` +
+      `no fsync at all: ${format(rows[3]!.median / rows[0]!.median)}×); fsyncs per event: ${fsyncs}`,
+    target: `≥ ${format(target)}× (0.7 × ${appenders})`,
+    met: quick ? null : speedup >= target,
+  });
+}
 
 // 3. verify -----------------------------------------------------------------------------------------
 const events = quick ? 100_000 : 1_000_000;
@@ -227,6 +250,6 @@ report({
     'file, which it could not verify if it held the file.',
   rows: verifyRows,
   figure: `${format(verifyRows[0]!.median)} events/s (2 workers: ${format(verifyRows[1]!.median)})`,
-  target: '≥ 200,000 events/s',
-  met: quick ? null : verifyRows[0]!.median >= 200_000,
+  target: '≥ 300,000 events/s',
+  met: quick ? null : verifyRows[0]!.median >= 300_000,
 });

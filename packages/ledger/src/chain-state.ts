@@ -10,6 +10,9 @@ export class ChainState {
   #head: ChainHead = emptyHead;
   readonly #ids = new Map<string, number>();
   readonly #clock: Clock;
+  /** The last stamp, so appends within one millisecond share its text. */
+  #lastTime = Number.NaN;
+  #lastText = '';
 
   constructor(clock: Clock = () => new Date()) {
     this.#clock = clock;
@@ -28,10 +31,15 @@ export class ChainState {
   seal(draft: EventDraft): SealedEvent {
     checkDraft(draft);
     const at = this.#clock();
-    if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+    const time = at instanceof Date ? at.getTime() : Number.NaN;
+    if (Number.isNaN(time)) {
       throw new ToolgateError('INVALID_DEFINITION', 'the ledger clock did not return a valid Date');
     }
-    return sealEvent(draft, this.#head, at.toISOString());
+    if (time !== this.#lastTime) {
+      this.#lastText = at.toISOString();
+      this.#lastTime = time;
+    }
+    return sealEvent(draft, this.#head, this.#lastText);
   }
 
   /** Moves the head past a stored event (one just sealed, or one read back when a file is opened). */
@@ -58,6 +66,7 @@ export class Wakeup {
   }
 
   wake(): void {
+    if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const waiter of waiters) waiter();

@@ -1,5 +1,5 @@
-import { ToolgateError } from '@toolgate/core';
-import { canonicalJson, canonicalText, sha256Hex } from './canonical.js';
+import { type JsonValue, ToolgateError } from '@toolgate/core';
+import { canonicalJson, canonicalText, keysSorted, sha256Hex } from './canonical.js';
 import { envelopeParts, hashKey } from './envelope.js';
 import { type EventDraft, genesisHash, type LedgerEvent, ledgerSchemaVersion, parseEvent } from './event.js';
 
@@ -20,7 +20,11 @@ export interface ChainHead {
 /** The head of an empty ledger. */
 export const emptyHead: ChainHead = { seq: 0, hash: genesisHash };
 
-/** Fills in the envelope of a checked draft and hashes it onto the chain at `head`. */
+/**
+ * Fills in the envelope of a checked draft and hashes it onto the chain at `head`. The payload is
+ * serialised once: the event's `payload` is parsed back from that text when first read (a copy the
+ * caller cannot change, holding exactly what was hashed), so an event nobody reads costs no parse.
+ */
 export function sealEvent(draft: EventDraft, head: ChainHead, at: string): SealedEvent {
   let payloadText: string;
   try {
@@ -29,14 +33,14 @@ export function sealEvent(draft: EventDraft, head: ChainHead, at: string): Seale
     const message = (error as Error).message.replace(/^value /, `the payload of event "${draft.kind}" `);
     throw new ToolgateError('INVALID_EVENT', message, { cause: error });
   }
-  const event: LedgerEvent = {
+  const event = {
     seq: head.seq,
     id: draft.id ?? `${draft.runId}:${head.seq}`,
     runId: draft.runId,
     turn: draft.turn ?? 0,
     kind: draft.kind,
     actor: draft.actor,
-    payload: JSON.parse(payloadText),
+    payload: JSON.parse(payloadText) as JsonValue,
     at,
     schemaVersion: ledgerSchemaVersion,
     prev: head.hash,
@@ -44,7 +48,7 @@ export function sealEvent(draft: EventDraft, head: ChainHead, at: string): Seale
   };
   const { front, back } = envelopeParts(event, payloadText);
   const hash = sha256Hex(head.hash + front + back);
-  (event as { hash: string }).hash = hash;
+  event.hash = hash;
   return { event, line: `${front}${hashKey}${hash}",${back}` };
 }
 
@@ -117,16 +121,32 @@ export class ChainVerifier {
           : `its prev does not match the hash of seq ${seq - 1}: a record was edited, deleted or reordered`,
       );
     }
-    const { front, back } = envelopeParts(event, canonicalText(event.payload));
-    if (line !== `${front}${hashKey}${event.hash}",${back}`) {
+    // A line written in canonical form is hashed as it stands, without its hash member.
+    const text = canonicalLine(line, value) ? line : undefined;
+    if (text === undefined) {
       return fault(seq, 'the record is not in canonical JSON form: it was edited after it was written');
     }
-    if (sha256Hex(event.prev + front + back) !== event.hash) {
+    const at = text.indexOf(hashKey);
+    const hashed = event.prev + text.slice(0, at) + text.slice(at + hashKey.length + event.hash.length + 2);
+    if (sha256Hex(hashed) !== event.hash) {
       return fault(seq, 'its hash does not match its content: the record was edited after it was written');
     }
     this.#head = { seq: seq + 1, hash: event.hash };
     return event;
   }
+}
+
+/**
+ * True when a stored line is exactly the canonical JSON of what it parsed to. JSON.stringify of the
+ * parsed value gives back the line when the line has no whitespace, canonical strings and numbers
+ * and no repeated key; then the keys must also be in sorted order. A line whose objects have
+ * integer-like keys (which iterate in numeric order) is rebuilt by the canonicaliser instead.
+ */
+function canonicalLine(line: string, value: unknown): boolean {
+  if (JSON.stringify(value) === line) return keysSorted(value);
+  const event = value as LedgerEvent;
+  const { front, back } = envelopeParts(event, canonicalText(event.payload));
+  return line === `${front}${hashKey}${event.hash}",${back}`;
 }
 
 function fault(seq: number, reason: string, code: ChainFault['code'] = 'LEDGER_CORRUPT'): ChainFault {

@@ -14,10 +14,18 @@ export type Unsealed = Omit<LedgerEvent, 'hash' | 'payload' | 'schemaVersion'>;
  */
 export function envelopeParts(event: Unsealed, payloadText: string): { front: string; back: string } {
   return {
-    front: `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},`,
+    front: `{"actor":${quote(event.actor)},"at":${quote(event.at)},`,
     back:
-      `"id":${JSON.stringify(event.id)},"kind":${JSON.stringify(event.kind)},"payload":${payloadText},` +
-      `"prev":"${event.prev}","runId":${JSON.stringify(event.runId)},"schemaVersion":${ledgerSchemaVersion},` +
+      `"id":${quote(event.id)},"kind":${quote(event.kind)},"payload":${payloadText},` +
+      `"prev":"${event.prev}","runId":${quote(event.runId)},"schemaVersion":${ledgerSchemaVersion},` +
       `"seq":${event.seq},"turn":${event.turn}}`,
   };
+}
+
+/** What a string needs JSON.stringify for: an escape. */
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string's JSON text: between quotes as it stands when nothing in it needs escaping. */
+function quote(text: string): string {
+  return typeof text === 'string' && !needsEscape.test(text) ? `"${text}"` : JSON.stringify(text);
 }

@@ -74,8 +74,12 @@ const draftSchema = z.object({
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+const surrogate = /[\ud800-\udfff]/;
+
 function isName(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && !loneSurrogate.test(value);
+  return (
+    typeof value === 'string' && value.length > 0 && !(surrogate.test(value) && loneSurrogate.test(value))
+  );
 }
 
 function isCount(value: unknown): value is number {

@@ -63,6 +63,23 @@ describe('FileStore', () => {
     expect(counts).toEqual({ batch: 1, always: 20, none: 0 });
   });
 
+  it.each([8, 16])(
+    'merges %i appenders that each await their append into one fsync per round: the most a group commit can merge',
+    async (appenders) => {
+      const store = await FileStore.open(file(`merge-${appenders}.jsonl`), { durability: 'batch' });
+      const rounds = 12;
+      await Promise.all(
+        Array.from({ length: appenders }, async (_, lane) => {
+          for (let round = 0; round < rounds; round++)
+            await store.append(draft('tool.called', { lane, round }));
+        }),
+      );
+      expect(store.fsyncs).toBe(rounds);
+      await store.close();
+      expect(await verifyLedgerFile(store.path)).toMatchObject({ ok: true, count: appenders * rounds });
+    },
+  );
+
   it('issues no fsync per append in none mode, and one on flush: a checkpoint at a boundary of your own', async () => {
     const store = await FileStore.open(file('flush.jsonl'), { durability: 'none' });
     for (const kind of ['run.started', 'world.observed', 'oracle.spoke']) await store.append(draft(kind));
@@ -80,7 +97,7 @@ describe('FileStore', () => {
     const text = (n: number) => characters.slice(n % 7).join('');
     for (let n = 0; n < 3000; n++) await store.append(draft('oracle.spoke', { n, text: text(n) }));
     await store.close();
-    expect(readFileSync(path).length).toBeGreaterThan(2 ** 21); // several 1 MiB read chunks
+    expect(readFileSync(path).length).toBeGreaterThan(2 ** 21); // many 64 KiB read chunks
     const reopened = await FileStore.open(path, { clock: steppingClock() });
     const duplicate = await reopened.append({ ...draft('oracle.spoke'), id: 'run-1:2999' });
     expect(duplicate.payload).toEqual({ n: 2999, text: text(2999) });

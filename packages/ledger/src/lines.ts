@@ -18,15 +18,20 @@ export interface ReadLinesOptions {
   start?: number;
   /** Byte offset to stop at. Default: the end of the file. */
   end?: number;
-  /** Bytes read at a time. Default 1 MiB. */
+  /** Bytes read at a time. Default 64 KiB. */
   chunkSize?: number;
 }
 
-const defaultChunkSize = 1 << 20;
+/**
+ * 64 KiB: a chunk decodes to a string small enough for V8's young generation, which a scavenge frees
+ * at once; a 1 MiB one lands in the large-object space, which only a full collection frees, so the
+ * heap grew with the length of the ledger.
+ */
+const defaultChunkSize = 1 << 16;
 
 /**
  * Streams the lines of a file in constant memory, a chunk's worth of lines at a time (one await
- * per megabyte rather than per line). Linear in the file's size however long a line: a line that
+ * per chunk rather than per line). Linear in the file's size however long a line: a line that
  * spans chunks is gathered as a list of pieces and joined once, at its newline.
  */
 export async function* readLineBatches(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line[]> {
@@ -57,9 +62,13 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         }
         const begin = start - position;
         if (begin <= last) {
-          const texts = buffer.toString('utf8', begin, last).split('\n');
+          const decoded = buffer.toString('utf8', begin, last);
+          // Every byte became one code unit: each line's byte length is its length (no per-line scan).
+          const oneUnitPerByte = decoded.length === last - begin;
+          const texts = decoded.split('\n');
           for (const text of texts) {
-            const end = start + (isAscii(text) ? text.length : Buffer.byteLength(text)) + 1;
+            const bytes = oneUnitPerByte || isAscii(text) ? text.length : Buffer.byteLength(text);
+            const end = start + bytes + 1;
             batch.push({ text, start, end, complete: true });
             start = end;
           }

@@ -1,15 +1,16 @@
-import type {
-  AgentDerivedRecord,
-  JsonObject,
-  JsonValue,
-  PolicyDecidedRecord,
-  Recorder,
-  ToolCalledRecord,
-  ToolChangedRecord,
-  ToolDescription,
-  ToolReturnedRecord,
+import {
+  type AgentDerivedRecord,
+  type JsonObject,
+  type JsonValue,
+  type PolicyDecidedRecord,
+  type Recorder,
+  type ToolCalledRecord,
+  type ToolChangedRecord,
+  type ToolDescription,
+  ToolgateError,
+  type ToolReturnedRecord,
 } from '@toolgate/core';
-import type { LedgerEvent } from './event.js';
+import type { EventDraft, LedgerEvent } from './event.js';
 import type { LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
@@ -65,13 +66,13 @@ export class LedgerRecorder implements Recorder {
    * surrogates in an object payload are replaced as in tool events (see {@link LedgerRecorder}).
    */
   record(kind: string, actor: string, payload: JsonValue = {}, id?: string): Promise<LedgerEvent> {
-    return this.store.append({
+    return this.#append({
       ...(id === undefined ? {} : { id }),
       runId: this.runId,
       turn: this.#turn,
       kind,
       actor,
-      payload: isObject(payload) ? wellFormed(payload) : payload,
+      payload,
     });
   }
 
@@ -139,13 +140,28 @@ export class LedgerRecorder implements Recorder {
   }
 
   #call(kind: string, record: { callId: string; agent: string }, payload: JsonObject): Promise<LedgerEvent> {
-    return this.store.append({
+    return this.#append({
       id: this.#id(record.callId, kind),
       runId: this.runId,
       turn: this.#turn,
       kind,
       actor: record.agent,
-      payload: wellFormed(payload),
+      payload,
+    });
+  }
+
+  /**
+   * Appends the draft as it is: the store refuses a lone surrogate (INVALID_EVENT) before it stores
+   * anything, and only then is an object payload walked for them and appended again with them
+   * replaced. A payload without any (nearly every one) is walked once, by the store's serialiser.
+   */
+  #append(draft: EventDraft & { payload: JsonValue }): Promise<LedgerEvent> {
+    return this.store.append(draft).catch((error: unknown) => {
+      if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload)))
+        throw error;
+      const payload = wellFormed(draft.payload);
+      if (payload === draft.payload) throw error;
+      return this.store.append({ ...draft, payload });
     });
   }
 
