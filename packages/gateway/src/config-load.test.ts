@@ -44,7 +44,11 @@ describe('loadConfig', () => {
       './gateway.ledger.jsonl',
       '"postgres://gate:${LEDGER_PASSWORD}@db.internal:5432/audit?ledger=desk"',
     );
-    const config = await loadConfig(write(text), { WORKSPACE: 'w', SEARCH_TOKEN: 't', LEDGER_PASSWORD: 'pw' });
+    const config = await loadConfig(write(text), {
+      WORKSPACE: 'w',
+      SEARCH_TOKEN: 't',
+      LEDGER_PASSWORD: 'pw',
+    });
     expect(config.ledger).toBe('postgres://gate:pw@db.internal:5432/audit?ledger=desk');
   });
 

@@ -9,7 +9,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolgate/core';
-import { type LedgerStore, LedgerRecorder } from '@toolgate/ledger';
+import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { grantMatcher } from './grants.js';

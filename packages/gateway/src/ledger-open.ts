@@ -63,7 +63,9 @@ export async function readLedger(location: string, options: { kind?: string } = 
     await store.close();
   }
   const last = events.at(-1);
-  const linked = events.every((event, index) => event.seq === index && (index === 0 || event.prev === events[index - 1]!.hash));
+  const linked = events.every(
+    (event, index) => event.seq === index && (index === 0 || event.prev === events[index - 1]!.hash),
+  );
   if (!linked || last?.hash !== verified.last?.hash) {
     throw new ToolgateError(
       'LEDGER_CORRUPT',
