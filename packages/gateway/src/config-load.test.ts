@@ -42,7 +42,7 @@ describe('loadConfig', () => {
   it('keeps a postgres:// ledger as a URL (never resolved as a path), its variables expanded', async () => {
     const text = good.replace(
       './gateway.ledger.jsonl',
-      '"postgres://gate:${LEDGER_PASSWORD}@db.internal:5432/audit?ledger=desk"',
+      `"postgres://gate:\${LEDGER_PASSWORD}@db.internal:5432/audit?ledger=desk"`,
     );
     const config = await loadConfig(write(text), {
       WORKSPACE: 'w',
