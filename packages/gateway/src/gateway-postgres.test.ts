@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -109,6 +109,39 @@ describe.skipIf(postgresUrl === undefined)(
       writeFileSync(config, withLedger(place.workspace, ledger));
     });
 
+    it('approves a changed tool from the change recorded in PostgreSQL', async () => {
+      await client.callTool({ name: 'mine__rewrite', arguments: {} });
+      await eventually(
+        async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+      );
+      const approved = execFileSync(process.execPath, [
+        cliPath,
+        'approve',
+        'mine__note',
+        '--config',
+        config,
+        '--pid',
+        String(transport.pid),
+      ]).toString();
+      expect(approved).toMatch(/^approved mine__note \(fingerprint sha256:[0-9a-f]{64}\)/);
+      await eventually(async () =>
+        (await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+      );
+      expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'approved' } }))).toBe(
+        'note: approved',
+      );
+    });
+
+    it('says which ledger holds no such change, without its password', () => {
+      const ledgerWithPassword = ledger.replace('postgres://postgres@', 'postgres://postgres:hunter2@');
+      const other = join(place.dir, 'password.yaml');
+      writeFileSync(other, withLedger(place.workspace, ledgerWithPassword));
+      const result = spawnSync(process.execPath, [cliPath, 'approve', 'mine__nothing', '--config', other]);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr.toString()).toMatch(/records no change of a tool named "mine__nothing"/);
+      expect(result.stderr.toString()).not.toContain('hunter2');
+    });
+
     it('leaves a ledger toolgate-ledger verifies on its URL, holding the records, that replays to the same chain', async () => {
       await client.close();
       await eventually(async () => !alive(transport.pid!));
@@ -133,7 +166,9 @@ describe.skipIf(postgresUrl === undefined)(
       });
       const head = events.at(-1)!.hash;
       const copy = join(place.dir, 'replayed.jsonl');
-      expect(await replayGatewayLedger(ledger, copy)).toBe(3);
+      expect(await replayGatewayLedger(ledger, copy)).toBe(
+        kinds.filter((kind) => kind === 'tool.called').length,
+      );
       const lines = readFileSync(copy, 'utf8').trimEnd().split('\n');
       expect(lines.length).toBe(events.length);
       expect(JSON.parse(lines.at(-1)!).hash).toBe(head);
