@@ -1,18 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
-import { readLedgerFile } from '@toolgate/ledger';
 import { parseDocument } from 'yaml';
 import type { GatewayConfig } from './config-load.js';
+import { ledgerLabel, readLedger } from './ledger-open.js';
 
 /**
  * Approves a changed upstream tool as the ledger last reported it: finds the latest `tool.changed`
- * record of `tool` in the gateway's ledger and writes its fingerprint to the config's `approve`
+ * record of `tool` in the gateway's ledger (a file or PostgreSQL) and writes its fingerprint to the config's `approve`
  * list (keeping the file's comments and layout). The running gateway applies it on SIGHUP; a tool
  * that changed again after that report stays withheld. Returns the fingerprint.
  */
 export async function approveTool(config: GatewayConfig, tool: string): Promise<string> {
   let fingerprint: string | undefined;
-  for await (const event of readLedgerFile(config.ledger, { kind: 'tool.changed' })) {
+  for (const event of await readLedger(config.ledger, { kind: 'tool.changed' })) {
     const payload = event.payload as { tool?: unknown; fingerprint?: unknown; change?: unknown };
     if (payload.tool === tool && payload.change === 'changed' && typeof payload.fingerprint === 'string') {
       fingerprint = payload.fingerprint;
@@ -21,7 +21,7 @@ export async function approveTool(config: GatewayConfig, tool: string): Promise<
   if (fingerprint === undefined) {
     throw new ToolgateError(
       'UNKNOWN_TOOL',
-      `the ledger ${config.ledger} records no change of a tool named ${JSON.stringify(tool)}; nothing to approve (names are as clients see them, with the prefix)`,
+      `the ledger ${ledgerLabel(config.ledger)} records no change of a tool named ${JSON.stringify(tool)}; nothing to approve (names are as clients see them, with the prefix)`,
     );
   }
   const text = await readFile(config.source, 'utf8');

@@ -39,6 +39,29 @@ describe('loadConfig', () => {
     expect(config.durability).toBe('batch');
   });
 
+  it('keeps a postgres:// ledger as a URL (never resolved as a path), its variables expanded', async () => {
+    const text = good.replace(
+      './gateway.ledger.jsonl',
+      `"postgres://gate:\${LEDGER_PASSWORD}@db.internal:5432/audit?ledger=desk"`,
+    );
+    const config = await loadConfig(write(text), {
+      WORKSPACE: 'w',
+      SEARCH_TOKEN: 't',
+      LEDGER_PASSWORD: 'pw',
+    });
+    expect(config.ledger).toBe('postgres://gate:pw@db.internal:5432/audit?ledger=desk');
+  });
+
+  it('never shows a bad postgres:// URL, which may hold a password', async () => {
+    const path = write(good.replace('./gateway.ledger.jsonl', '"postgres://gate:hunter2@[db/audit"'));
+    const error = await loadConfig(path, { WORKSPACE: 'w', SEARCH_TOKEN: 't' }).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(error?.message).toContain('not a valid URL');
+    expect(error?.message).not.toContain('hunter2');
+  });
+
   it('names the missing variable and its line, never sending an empty value', async () => {
     const path = write(good);
     await expect(loadConfig(path, { WORKSPACE: '/srv/ws' })).rejects.toThrow(
@@ -74,10 +97,10 @@ describe('loadConfig', () => {
       /no client is named "laptop"/,
     ],
     [
-      'a postgres ledger (not in this version)',
-      good.replace('./gateway.ledger.jsonl', 'postgres://db/ledger'),
+      'a postgres ledger URL that is not a URL',
+      good.replace('./gateway.ledger.jsonl', '"postgres://gate:pa ss@[db/audit?ledger=desk"'),
       7,
-      /postgres:\/\/ ledger comes with the PostgreSQL ledger store/,
+      /ledger: the postgres:\/\/ URL is not a valid URL; give postgres:\/\/USER@HOST:PORT\/DATABASE\?ledger=NAME/,
     ],
     ['a YAML syntax error', good.replace('clients:', 'clients: [oops'), 4, /not valid YAML/],
     ['a repeated key', `${good}ledger: ./other.jsonl\n`, 8, /not valid YAML/],

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
+import { isPostgresUrl } from '@toolgate/ledger';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -33,7 +34,10 @@ export interface GatewayConfig {
     allowedOrigins?: string[];
   };
   readonly policy: Policy;
-  /** The ledger file, absolute. */
+  /**
+   * The ledger: a file, absolute, or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which
+   * may hold a password: show it through `ledgerLabel`, never as it is).
+   */
   readonly ledger: string;
   readonly durability: 'always' | 'batch' | 'none';
   /** Tool name → the fingerprint of the changed definition an operator approved. */
@@ -153,11 +157,13 @@ function resolveConfig(
       `stdio: no client is named ${JSON.stringify(file.stdio)}; name one of: ${[...clients.keys()].join(', ')}`,
     );
   }
-  if (/^postgres(ql)?:\/\//i.test(file.ledger)) {
+  const ledger = expand(file.ledger, ['ledger']);
+  if (isPostgresUrl(ledger) && !URL.canParse(ledger)) {
+    // the value is not shown: it may hold a password
     throw fault(
       source,
       lineAt(['ledger']),
-      'ledger: a postgres:// ledger comes with the PostgreSQL ledger store, which is not in this version; give a file path (e.g. ./gateway.ledger.jsonl)',
+      'ledger: the postgres:// URL is not a valid URL; give postgres://USER@HOST:PORT/DATABASE?ledger=NAME (a password is better left to PGPASSWORD or ~/.pgpass)',
     );
   }
   let policy: Policy;
@@ -185,7 +191,7 @@ function resolveConfig(
       ...(http.allowed_origins === undefined ? {} : { allowedOrigins: http.allowed_origins }),
     },
     policy,
-    ledger: resolveFrom(source, expand(file.ledger, ['ledger'])),
+    ledger: isPostgresUrl(ledger) ? ledger : resolveFrom(source, ledger),
     durability: file.durability ?? 'batch',
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),

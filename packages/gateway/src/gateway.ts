@@ -9,10 +9,11 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolgate/core';
-import { FileStore, LedgerRecorder } from '@toolgate/ledger';
+import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { grantMatcher } from './grants.js';
+import { openLedger } from './ledger-open.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
 export interface GatewayOptions {
@@ -38,7 +39,8 @@ export interface GatewayOptions {
 export class Gateway {
   readonly resolver: MCPResolver;
   readonly registry: ToolRegistry;
-  readonly store: FileStore;
+  /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
+  readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
   readonly #log: (line: string) => void;
   readonly #callIds: () => string;
@@ -48,7 +50,7 @@ export class Gateway {
 
   private constructor(
     config: GatewayConfig,
-    parts: { resolver: MCPResolver; store: FileStore; recorder: LedgerRecorder },
+    parts: { resolver: MCPResolver; store: LedgerStore; recorder: LedgerRecorder },
     options: GatewayOptions,
   ) {
     this.#config = config;
@@ -63,7 +65,7 @@ export class Gateway {
 
   /** Opens the ledger, connects every upstream, applies the config's approvals. On any failure nothing stays open. */
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
-    const store = await FileStore.open(config.ledger, { durability: config.durability });
+    const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? ((line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`));
     let resolver: MCPResolver;

@@ -10,13 +10,16 @@ import {
 } from '@toolgate/core';
 import {
   FileStore,
+  isPostgresUrl,
   type LedgerEvent,
   LedgerRecorder,
+  type LedgerStore,
+  PostgresStore,
   ReplaySession,
   readAll,
-  readLedgerFile,
   replayRegistry,
 } from '@toolgate/ledger';
+import { readLedger } from './ledger-open.js';
 
 /**
  * Replays a gateway's ledger with every upstream off, writing the replay to `target`: each recorded
@@ -26,17 +29,22 @@ import {
  * the recorded order (an upstream's tool change recorded in the middle of a call stays there), so
  * the replay is byte-identical to the recording. Returns how many calls were replayed.
  *
+ * `source` is a ledger file, a `postgres://…?ledger=NAME` URL (verified before it is replayed), or
+ * an open `LedgerStore` (read as it is). `target` is a file, or a `postgres://` URL naming a new
+ * ledger (the replay stamps its records with the recorded times, so its hashes are the recording's).
+ *
  * @example
  * await replayGatewayLedger('gateway.ledger.jsonl', 'replayed.jsonl');
+ * await replayGatewayLedger('postgres://gateway@db:5432/audit?ledger=desk', 'replayed.jsonl');
  */
-export async function replayGatewayLedger(source: string, target: string): Promise<number> {
-  const events = await readAll(readLedgerFile(source));
+export async function replayGatewayLedger(source: string | LedgerStore, target: string): Promise<number> {
+  const events = typeof source === 'string' ? await readLedger(source) : await readAll(source.read());
   const stamps = events.map((event) => new Date(event.at));
   let stamp = 0;
-  const store = await FileStore.open(target, {
-    durability: 'none',
-    clock: () => stamps[stamp++] ?? new Date(),
-  });
+  const clock = () => stamps[stamp++] ?? new Date();
+  const store = isPostgresUrl(target)
+    ? await PostgresStore.open(target, { clock })
+    : await FileStore.open(target, { durability: 'none', clock });
   const calls: Promise<ToolResult>[] = [];
   try {
     const runs = new Map<string, { recorder: LedgerRecorder; gate: ToolGate }>();
