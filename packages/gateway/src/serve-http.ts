@@ -2,23 +2,23 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
-import { BodyError, listenGuarded, readJsonBody, sendJsonRpcError } from '@toolgate/mcp-server';
+import {
+  BodyError,
+  type HttpServeOptions,
+  listenGuarded,
+  readJsonBody,
+  sendJsonRpcError,
+} from '@toolgate/mcp-server';
 import type { GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
 import { createSessionServer } from './session-server.js';
 
-/** Where and how the gateway listens over streamable HTTP. */
-export interface GatewayHttpOptions {
-  /** Default `127.0.0.1`. */
-  host?: string;
-  /** 0 picks a free port. Default 0. */
-  port?: number;
-  /** Default `/mcp`. */
-  path?: string;
-  allowedHosts?: readonly string[];
-  allowedOrigins?: readonly string[];
-  /** Default 1 MiB. */
-  maxBodyBytes?: number;
+/**
+ * Where and how the gateway listens over streamable HTTP: as `toolgate-mcp`'s {@link HttpServeOptions}
+ * (host, port, path, allowed hosts and origins, body cap, same defaults) but without one shared
+ * token, since each client has its own.
+ */
+export interface GatewayHttpOptions extends Omit<HttpServeOptions, 'token'> {
   /** Where the client tokens are read from (each client's `token_env`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
