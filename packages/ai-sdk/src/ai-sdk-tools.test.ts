@@ -27,6 +27,24 @@ async function until(condition: () => boolean | Promise<boolean>, what: string) 
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/**
+ * A scribe with every tool, under a policy that asks before `write_note`, and a model that asks
+ * for one note ("hi") and then says `finalText`.
+ */
+async function noteNeedingApproval(finalText: string) {
+  const policy = new Policy({
+    default: 'allow',
+    rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
+  });
+  const { gate, events, trace } = recordedGate(policy);
+  const tools = await aiSdkTools(gate.forAgent(everything));
+  const model = scriptedModel([
+    { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
+    { text: finalText },
+  ]);
+  return { events, trace, tools, model };
+}
+
 describe('aiSdkTools through a real generateText loop', () => {
   it('runs a granted call through the gate, records it, and shows the model its JSON output', async () => {
     const { gate, events } = recordedGate();
@@ -104,16 +122,7 @@ describe('aiSdkTools through a real generateText loop', () => {
   });
 
   it('turns "ask" into an AI SDK approval request, and runs the call once approved, recording who approved', async () => {
-    const policy = new Policy({
-      default: 'allow',
-      rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
-    });
-    const { gate, events, trace } = recordedGate(policy);
-    const tools = await aiSdkTools(gate.forAgent(everything));
-    const model = scriptedModel([
-      { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
-      { text: 'written' },
-    ]);
+    const { events, trace, tools, model } = await noteNeedingApproval('written');
     const messages: ModelMessage[] = [{ role: 'user', content: 'write' }];
     const first = await runLoop(model, tools, { messages });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
@@ -133,16 +142,7 @@ describe('aiSdkTools through a real generateText loop', () => {
   });
 
   it('records a rejected approval as refused by the approver, and never runs the tool', async () => {
-    const policy = new Policy({
-      default: 'allow',
-      rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
-    });
-    const { gate, events, trace } = recordedGate(policy);
-    const tools = await aiSdkTools(gate.forAgent(everything));
-    const model = scriptedModel([
-      { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
-      { text: 'fine, no note' },
-    ]);
+    const { events, trace, tools, model } = await noteNeedingApproval('fine, no note');
     const messages: ModelMessage[] = [{ role: 'user', content: 'write' }];
     const first = await runLoop(model, tools, { messages });
     const request = first.content.find((part) => part.type === 'tool-approval-request')!;

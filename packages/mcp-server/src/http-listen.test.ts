@@ -16,16 +16,17 @@ async function listen(
   return listener;
 }
 
+/** POSTs to the listener with `headers` (fetch sets Host to the bound address). */
+const post = (listener: GuardedListener, headers: Record<string, string> = {}) =>
+  fetch(listener.url, { method: 'POST', headers });
+
 const reached = async (_request: unknown, response: Parameters<typeof sendJsonRpcError>[0]) =>
   sendJsonRpcError(response, 418, -32000, 'handler reached');
 
 describe('listenGuarded', () => {
   it('lets a request with the bound Host and the right token through to the handler', async () => {
     const listener = await listen(reached, { token: 'a-long-enough-secret-token' });
-    const response = await fetch(listener.url, {
-      method: 'POST',
-      headers: { authorization: 'Bearer a-long-enough-secret-token' },
-    });
+    const response = await post(listener, { authorization: 'Bearer a-long-enough-secret-token' });
     expect(response.status).toBe(418);
     expect(await response.json()).toEqual({
       jsonrpc: '2.0',
@@ -37,20 +38,14 @@ describe('listenGuarded', () => {
 
   it('refuses a wrong token with 401 and WWW-Authenticate before the handler runs', async () => {
     const listener = await listen(reached, { token: 'a-long-enough-secret-token' });
-    const response = await fetch(listener.url, {
-      method: 'POST',
-      headers: { authorization: 'Bearer not-the-token-at-all-no' },
-    });
+    const response = await post(listener, { authorization: 'Bearer not-the-token-at-all-no' });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('refuses a foreign Origin with 403 before the handler runs', async () => {
     const listener = await listen(reached);
-    const response = await fetch(listener.url, {
-      method: 'POST',
-      headers: { origin: 'http://evil.example' },
-    });
+    const response = await post(listener, { origin: 'http://evil.example' });
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
       'evil.example',
@@ -61,7 +56,7 @@ describe('listenGuarded', () => {
     const listener = await listen(async () => {
       throw new Error('boom');
     });
-    const response = await fetch(listener.url, { method: 'POST' });
+    const response = await post(listener);
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({
       error: { code: -32603, message: 'internal error: Error: boom' },
