@@ -4,7 +4,6 @@
  * stdio) vs the same call from the same client straight to the same upstream; and the gateway's
  * cold start (two upstreams) to its first `tools/list` answer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { compareLatency } from './compare.js';
 import { format, median, quick, report, row } from './report.js';
+import { startToToolsList } from './stdio-startup.js';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayCli = join(
@@ -79,49 +79,10 @@ await throughGateway.close();
 await direct.close();
 
 // 2. Cold start to the first tools/list answer, with two upstreams.
-const handshake = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
-  .map((message) => `${JSON.stringify(message)}\n`)
-  .join('');
-
-async function startToToolsList(args: string[]): Promise<number> {
-  const start = performance.now();
-  const child = spawn(process.execPath, args, { cwd: benchDir, stdio: ['pipe', 'pipe', 'ignore'] });
-  child.stdin.write(handshake);
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    child.once('exit', (code) => reject(new Error(`exited (${code}) before answering tools/list`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (text.includes('"id":2')) resolve();
-    });
-  });
-  const elapsed = performance.now() - start;
-  child.removeAllListeners('exit');
-  await stopped(child);
-  return elapsed;
-}
-
-function stopped(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.stdin?.end();
-  });
-}
-
 const startup = { gateway: [] as number[], upstream: [] as number[] };
 for (let round = 0; round < (quick ? 2 : 7); round++) {
-  startup.upstream.push(await startToToolsList(upstreamArgs));
-  startup.gateway.push(await startToToolsList([gatewayCli, '--config', config]));
+  startup.upstream.push(await startToToolsList(upstreamArgs, benchDir));
+  startup.gateway.push(await startToToolsList([gatewayCli, '--config', config], benchDir));
 }
 report({
   id: 'gateway-startup',

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { MCPResolver, toolgateMcpPath } from '@toolgate/mcp-client';
 import { compareLatency } from './compare.js';
 import { format, median, quick, report, row } from './report.js';
+import { startToToolsList, stopped } from './stdio-startup.js';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = toolgateMcpPath();
@@ -128,51 +129,12 @@ await raw.close();
 await rawToToolgate.close();
 
 // 2. Start to first tools/list answer.
-const handshake = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
-  .map((message) => `${JSON.stringify(message)}\n`)
-  .join('');
-
-async function startToToolsList(args: string[]): Promise<number> {
-  const start = performance.now();
-  const child = spawn(process.execPath, args, { cwd: benchDir, stdio: ['pipe', 'pipe', 'ignore'] });
-  child.stdin.write(handshake);
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before answering tools/list`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (text.includes('"id":2')) resolve();
-    });
-  });
-  const elapsed = performance.now() - start;
-  child.removeAllListeners('exit');
-  await stopped(child, () => child.stdin.end());
-  return elapsed;
-}
-
-function stopped(child: ChildProcess, stop: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    stop();
-  });
-}
-
 const startup = { toolgate: [] as number[], raw: [] as number[] };
 for (let round = 0; round < (quick ? 3 : 9); round++) {
   const perRound = { toolgate: [] as number[], raw: [] as number[] };
   for (let run = 0; run < 3; run++) {
-    perRound.raw.push(await startToToolsList(rawStdioArgs));
-    perRound.toolgate.push(await startToToolsList(toolgateArgs));
+    perRound.raw.push(await startToToolsList(rawStdioArgs, benchDir));
+    perRound.toolgate.push(await startToToolsList(toolgateArgs, benchDir));
   }
   startup.raw.push(median(perRound.raw));
   startup.toolgate.push(median(perRound.toolgate));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from './ai-sdk-tools.js';
 import { aiSdkLoopOptions } from './loop-options.js';
 import { recordedGate } from './test-support/fixture.js';
+import { approvalAnswer, runLoop } from './test-support/loop.js';
 import { scriptedModel, toolOutputsSeen } from './test-support/scripted-model.js';
 
 const everything = { name: 'scribe', tools: ['oracle', 'write_note', 'wait', 'sketch'] };
@@ -26,6 +27,24 @@ async function until(condition: () => boolean | Promise<boolean>, what: string) 
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/**
+ * A scribe with every tool, under a policy that asks before `write_note`, and a model that asks
+ * for one note ("hi") and then says `finalText`.
+ */
+async function noteNeedingApproval(finalText: string) {
+  const policy = new Policy({
+    default: 'allow',
+    rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
+  });
+  const { gate, events, trace } = recordedGate(policy);
+  const tools = await aiSdkTools(gate.forAgent(everything));
+  const model = scriptedModel([
+    { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
+    { text: finalText },
+  ]);
+  return { events, trace, tools, model };
+}
+
 describe('aiSdkTools through a real generateText loop', () => {
   it('runs a granted call through the gate, records it, and shows the model its JSON output', async () => {
     const { gate, events } = recordedGate();
@@ -35,13 +54,7 @@ describe('aiSdkTools through a real generateText loop', () => {
       { calls: [{ name: 'oracle', input: { seed: 'moss' } }] },
       { text: 'the end' },
     ]);
-    const result = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      prompt: 'go',
-      stopWhen: stepCountIs(3),
-    });
+    const result = await runLoop(model, tools, { prompt: 'go' });
     expect(result.text).toBe('the end');
     expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
       isError: false,
@@ -69,13 +82,7 @@ describe('aiSdkTools through a real generateText loop', () => {
       },
       { text: 'understood' },
     ]);
-    const result = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      prompt: 'go',
-      stopWhen: stepCountIs(3),
-    });
+    const result = await runLoop(model, tools, { prompt: 'go' });
     expect(result.text).toBe('understood');
     expect(trace.events).toEqual([]);
     expect(await lines(events)).toEqual([
@@ -101,7 +108,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     const { gate, events, trace } = recordedGate(policy);
     const tools = await aiSdkTools(gate.forAgent(everything));
     const model = scriptedModel([{ calls: [{ name: 'write_note', input: { text: 'hi' } }] }]);
-    await generateText({ model, tools, ...aiSdkLoopOptions(tools), prompt: 'go', stopWhen: stepCountIs(3) });
+    await runLoop(model, tools, { prompt: 'go' });
     expect(trace.events).toEqual([]);
     expect(toolOutputsSeen(model)['call-0-0']).toEqual({
       type: 'error-json',
@@ -115,46 +122,15 @@ describe('aiSdkTools through a real generateText loop', () => {
   });
 
   it('turns "ask" into an AI SDK approval request, and runs the call once approved, recording who approved', async () => {
-    const policy = new Policy({
-      default: 'allow',
-      rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
-    });
-    const { gate, events, trace } = recordedGate(policy);
-    const tools = await aiSdkTools(gate.forAgent(everything));
-    const model = scriptedModel([
-      { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
-      { text: 'written' },
-    ]);
+    const { events, trace, tools, model } = await noteNeedingApproval('written');
     const messages: ModelMessage[] = [{ role: 'user', content: 'write' }];
-    const first = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      messages,
-      stopWhen: stepCountIs(3),
-    });
+    const first = await runLoop(model, tools, { messages });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toBeDefined();
     expect(trace.events).toEqual([]);
     expect(await events()).toEqual([]); // asking records nothing
-    messages.push(...first.response.messages, {
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-approval-response',
-          approvalId: request!.approvalId,
-          approved: true,
-          reason: 'looks fine',
-        },
-      ],
-    });
-    const second = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      messages,
-      stopWhen: stepCountIs(3),
-    });
+    messages.push(...first.response.messages, approvalAnswer(request!.approvalId, true, 'looks fine'));
+    const second = await runLoop(model, tools, { messages });
     expect(second.text).toBe('written');
     expect(trace.events).toEqual(['start hi', 'end hi']);
     const decided = (await events()).find((event) => event.kind === 'policy.decided')!;
@@ -166,43 +142,12 @@ describe('aiSdkTools through a real generateText loop', () => {
   });
 
   it('records a rejected approval as refused by the approver, and never runs the tool', async () => {
-    const policy = new Policy({
-      default: 'allow',
-      rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
-    });
-    const { gate, events, trace } = recordedGate(policy);
-    const tools = await aiSdkTools(gate.forAgent(everything));
-    const model = scriptedModel([
-      { calls: [{ name: 'write_note', input: { text: 'hi' } }] },
-      { text: 'fine, no note' },
-    ]);
+    const { events, trace, tools, model } = await noteNeedingApproval('fine, no note');
     const messages: ModelMessage[] = [{ role: 'user', content: 'write' }];
-    const first = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      messages,
-      stopWhen: stepCountIs(3),
-    });
+    const first = await runLoop(model, tools, { messages });
     const request = first.content.find((part) => part.type === 'tool-approval-request')!;
-    messages.push(...first.response.messages, {
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-approval-response',
-          approvalId: request.approvalId,
-          approved: false,
-          reason: 'not now',
-        },
-      ],
-    });
-    const second = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      messages,
-      stopWhen: stepCountIs(3),
-    });
+    messages.push(...first.response.messages, approvalAnswer(request.approvalId, false, 'not now'));
+    const second = await runLoop(model, tools, { messages });
     expect(second.text).toBe('fine, no note');
     expect(trace.events).toEqual([]);
     expect(await lines(events)).toEqual([
@@ -229,7 +174,7 @@ describe('aiSdkTools through a real generateText loop', () => {
         ],
       },
     ]);
-    await generateText({ model, tools, ...aiSdkLoopOptions(tools), prompt: 'go', stopWhen: stepCountIs(3) });
+    await runLoop(model, tools, { prompt: 'go' });
     expect(trace.overlapped).toBe(false);
     expect(trace.events).toEqual(['start a long first note', 'end a long first note', 'start b', 'end b']);
     const called = (await events())
@@ -253,7 +198,7 @@ describe('aiSdkTools through a real generateText loop', () => {
         ],
       },
     ]);
-    await generateText({ model, tools, ...aiSdkLoopOptions(tools), prompt: 'go', stopWhen: stepCountIs(3) });
+    await runLoop(model, tools, { prompt: 'go' });
     expect(trace.overlapped).toBe(true);
     expect(trace.events.slice(0, 2)).toEqual(['start north', 'start south']);
     const called = (await events())
@@ -309,7 +254,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     const { gate } = recordedGate();
     const tools = await aiSdkTools(gate.forAgent(everything));
     const model = scriptedModel([{ calls: [{ name: 'sketch', input: { title: 'moss' } }] }]);
-    await generateText({ model, tools, ...aiSdkLoopOptions(tools), prompt: 'go', stopWhen: stepCountIs(3) });
+    await runLoop(model, tools, { prompt: 'go' });
     expect(toolOutputsSeen(model)['call-0-0']).toEqual({
       type: 'content',
       value: [

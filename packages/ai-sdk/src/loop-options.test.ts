@@ -1,9 +1,9 @@
 import { Policy } from '@toolgate/core';
-import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from './ai-sdk-tools.js';
 import { aiSdkLoopOptions } from './loop-options.js';
 import { recordedGate } from './test-support/fixture.js';
+import { runLoop } from './test-support/loop.js';
 import { scriptedModel, toolOutputsSeen } from './test-support/scripted-model.js';
 
 describe('aiSdkLoopOptions and the options of aiSdkTools', () => {
@@ -20,13 +20,7 @@ describe('aiSdkLoopOptions and the options of aiSdkTools', () => {
       { calls: [{ name: 'write_note', input: '{"text": "unterminated' }] },
       { text: 'ok' },
     ]);
-    const result = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      prompt: 'go',
-      stopWhen: stepCountIs(3),
-    });
+    const result = await runLoop(model, tools, { prompt: 'go' });
     expect(result.text).toBe('ok');
     expect(trace.events).toEqual([]);
     const returned = (await events()).find((event) => event.kind === 'tool.returned')!;
@@ -51,13 +45,7 @@ describe('aiSdkLoopOptions and the options of aiSdkTools', () => {
       approvals: 'gate',
     });
     const model = scriptedModel([{ calls: [{ name: 'write_note', input: { text: 'hi' } }] }, { text: 'ok' }]);
-    const result = await generateText({
-      model,
-      tools,
-      ...aiSdkLoopOptions(tools),
-      prompt: 'go',
-      stopWhen: stepCountIs(3),
-    });
+    const result = await runLoop(model, tools, { prompt: 'go' });
     expect(
       result.steps.flatMap((step) => step.content).some((part) => part.type === 'tool-approval-request'),
     ).toBe(false);

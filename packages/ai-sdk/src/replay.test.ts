@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aiSdkTools } from './ai-sdk-tools.js';
 import { aiSdkLoopOptions } from './loop-options.js';
 import { counter, type Trace, testRegistry } from './test-support/fixture.js';
+import { approvalAnswer, runLoop } from './test-support/loop.js';
 import { scriptedModel } from './test-support/scripted-model.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'toolgate-ai-sdk-'));
@@ -51,29 +52,12 @@ async function scenario(gate: ToolGate, recorder: LedgerRecorder): Promise<strin
     { text: 'noted' },
   ]);
   const messages: ModelMessage[] = [{ role: 'user', content: 'read the omens, then write a note' }];
-  const first = await generateText({
-    model,
-    tools,
-    ...aiSdkLoopOptions(tools),
-    messages,
-    stopWhen: stepCountIs(5),
-  });
+  const first = await runLoop(model, tools, { messages }, 5);
   const request = first.steps
     .flatMap((step) => step.content)
     .find((part) => part.type === 'tool-approval-request')!;
-  messages.push(...first.response.messages, {
-    role: 'tool',
-    content: [
-      { type: 'tool-approval-response', approvalId: request.approvalId, approved: true, reason: 'ok' },
-    ],
-  });
-  const second = await generateText({
-    model,
-    tools,
-    ...aiSdkLoopOptions(tools),
-    messages,
-    stopWhen: stepCountIs(5),
-  });
+  messages.push(...first.response.messages, approvalAnswer(request.approvalId, true, 'ok'));
+  const second = await runLoop(model, tools, { messages }, 5);
   const helperTools = await aiSdkTools(handle.narrow(['oracle'], 'helper'));
   const helperModel = scriptedModel([
     { calls: [{ name: 'oracle', input: { seed: 'helper' } }] },

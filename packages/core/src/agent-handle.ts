@@ -1,6 +1,6 @@
 import type { CallCheck } from './call-check.js';
 import type { CallOptions } from './context.js';
-import type { ToolCall, ToolGate, ToolResult } from './gate.js';
+import type { ToolGate } from './gate.js';
 import type { Manifest } from './manifest.js';
 import { narrowedManifest } from './narrow.js';
 import type {
@@ -11,6 +11,7 @@ import type {
   ToolReturnedRecord,
 } from './recorder.js';
 import type { ToolDescription } from './tool.js';
+import type { ToolCall, ToolResult } from './tool-result.js';
 
 /**
  * What an agent holds: the tools of one manifest, through the gate. Nothing a model asks for

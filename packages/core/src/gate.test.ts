@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ToolgateError } from './errors.js';
-import { type ApprovalRequest, ToolGate } from './gate.js';
+import { ToolGate } from './gate.js';
+import type { ApprovalRequest } from './gate-options.js';
 import type { JsonObject } from './json.js';
 import { Policy, type PolicySubject, policies } from './policy.js';
 import type { Recorder } from './recorder.js';

@@ -36,14 +36,8 @@ export {
   type ToolgateErrorCode,
   toolgateErrorCodes,
 } from './errors.js';
-export {
-  type ApprovalRequest,
-  type Approver,
-  type ToolCall,
-  ToolGate,
-  type ToolGateOptions,
-  type ToolResult,
-} from './gate.js';
+export { ToolGate } from './gate.js';
+export type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
 export {
   capJsonText,
   capOutput,
@@ -95,4 +89,5 @@ export {
   type ToolDescription,
   toolNamePattern,
 } from './tool.js';
+export type { ToolCall, ToolResult } from './tool-result.js';
 export { formatIssues } from './zod-issues.js';

@@ -152,33 +152,22 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
   });
 
   it('is listed and called by the official MCP Inspector CLI over HTTP, with only the grant of its token', async () => {
-    const listed = await inspector([
-      gateway.url,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${tokens.agent}`,
-      '--method',
-      'tools/list',
-    ]);
+    const overHttp = (...method: string[]) =>
+      inspector([
+        gateway.url,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${tokens.agent}`,
+        '--method',
+        ...method,
+      ]);
+    const listed = await overHttp('tools/list');
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual([
       'ev__get-sum',
     ]);
-    const called = await inspector([
-      gateway.url,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${tokens.agent}`,
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'ev__get-sum',
-      '--tool-arg',
-      'a=20',
-      'b=22',
-    ]);
+    const called = await overHttp('tools/call', '--tool-name', 'ev__get-sum', '--tool-arg', 'a=20', 'b=22');
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(called.stdout).content)).toContain('42');
   });
@@ -192,30 +181,27 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
       configText(place.workspace).replace('./gateway.ledger.jsonl', './stdio.ledger.jsonl'),
     );
     const gatewayCli = join(__dirname, '..', 'dist', 'cli.js');
-    const listed = await inspector([
-      '-e',
-      `TOOLGATE_GATEWAY_CONFIG=${stdioConfig}`,
-      process.execPath,
-      gatewayCli,
-      '--method',
-      'tools/list',
-    ]);
+    const overStdio = (...method: string[]) =>
+      inspector([
+        '-e',
+        `TOOLGATE_GATEWAY_CONFIG=${stdioConfig}`,
+        process.execPath,
+        gatewayCli,
+        '--method',
+        ...method,
+      ]);
+    const listed = await overStdio('tools/list');
     expect(listed.code, listed.stderr).toBe(0);
     const names = JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name);
     expect(names).toContain('fs__read_text_file');
     expect(names).not.toContain('fs__write_file');
-    const called = await inspector([
-      '-e',
-      `TOOLGATE_GATEWAY_CONFIG=${stdioConfig}`,
-      process.execPath,
-      gatewayCli,
-      '--method',
+    const called = await overStdio(
       'tools/call',
       '--tool-name',
       'fs__read_text_file',
       '--tool-arg',
       `path=${join(place.workspace, 'hello.txt')}`,
-    ]);
+    );
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout).content[0].text).toBe('hello from the workspace\n');
   });

@@ -1,32 +1,24 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
 import {
   BodyError,
-  defaultAllowedHosts,
-  defaultAllowedOrigins,
+  type HttpServeOptions,
+  listenGuarded,
   readJsonBody,
-  refuseRequest,
+  sendJsonRpcError,
 } from '@toolgate/mcp-server';
 import type { GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
 import { createSessionServer } from './session-server.js';
 
-/** Where and how the gateway listens over streamable HTTP. */
-export interface GatewayHttpOptions {
-  /** Default `127.0.0.1`. */
-  host?: string;
-  /** 0 picks a free port. Default 0. */
-  port?: number;
-  /** Default `/mcp`. */
-  path?: string;
-  allowedHosts?: readonly string[];
-  allowedOrigins?: readonly string[];
-  /** Default 1 MiB. */
-  maxBodyBytes?: number;
+/**
+ * Where and how the gateway listens over streamable HTTP: as `toolgate-mcp`'s {@link HttpServeOptions}
+ * (host, port, path, allowed hosts and origins, body cap, same defaults) but without one shared
+ * token, since each client has its own.
+ */
+export interface GatewayHttpOptions extends Omit<HttpServeOptions, 'token'> {
   /** Where the client tokens are read from (each client's `token_env`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -56,98 +48,83 @@ export async function serveGatewayHttp(
   gateway: Gateway,
   options: GatewayHttpOptions = {},
 ): Promise<GatewayHttpEndpoint> {
-  const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const env = options.env ?? process.env;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   checkTokens(gateway.config, env);
-  const guard = { allowedHosts: [] as string[], allowedOrigins: [] as string[] };
   const sessions = new Map<string, Session>();
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, 500, -32603, `internal error: ${String(error)}`);
-      else response.destroy();
-    });
-  });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = refuseRequest(request, guard);
-    if (refusal) return sendError(response, refusal.status, -32000, refusal.message);
-    const client = clientOf(gateway, request.headers.authorization, env);
-    if (client === undefined) {
-      response.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(
-        response,
-        401,
-        -32000,
-        'missing or unknown bearer token: send the token of a configured client',
-      );
-    }
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
-      return sendError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
-    }
-    let body: unknown;
-    if (request.method === 'POST') {
-      try {
-        body = await readJsonBody(request, maxBodyBytes);
-      } catch (error) {
-        if (!(error instanceof BodyError)) throw error;
-        return sendError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
+  // no listener-wide token: the token is checked per client below (it says which client this is)
+  const listener = await listenGuarded(
+    async (request, response) => {
+      const client = clientOf(gateway, request.headers.authorization, env);
+      if (client === undefined) {
+        response.setHeader('WWW-Authenticate', 'Bearer');
+        return sendJsonRpcError(
+          response,
+          401,
+          -32000,
+          'missing or unknown bearer token: send the token of a configured client',
+        );
       }
-    }
-    const id = request.headers['mcp-session-id'];
-    if (typeof id === 'string') {
-      const session = sessions.get(id);
-      if (!session || session.client !== client) {
-        return sendError(response, 404, -32001, 'no such session for this client; initialize a new one');
+      if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
+        return sendJsonRpcError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
       }
-      return session.transport.handleRequest(request, response, body);
-    }
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      return sendError(
-        response,
-        400,
-        -32000,
-        'no session: send an initialize request first (without mcp-session-id)',
-      );
-    }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { client, transport });
-        void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await createSessionServer(gateway, client).connect(transport);
-    await transport.handleRequest(request, response, body);
-  }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  guard.allowedHosts = [...defaultAllowedHosts(host, port), ...(options.allowedHosts ?? [])].map((name) =>
-    name.toLowerCase(),
+      let body: unknown;
+      if (request.method === 'POST') {
+        try {
+          body = await readJsonBody(request, maxBodyBytes);
+        } catch (error) {
+          if (!(error instanceof BodyError)) throw error;
+          return sendJsonRpcError(
+            response,
+            error.status,
+            error.status === 400 ? -32700 : -32000,
+            error.message,
+          );
+        }
+      }
+      const id = request.headers['mcp-session-id'];
+      if (typeof id === 'string') {
+        const session = sessions.get(id);
+        if (!session || session.client !== client) {
+          return sendJsonRpcError(
+            response,
+            404,
+            -32001,
+            'no such session for this client; initialize a new one',
+          );
+        }
+        return session.transport.handleRequest(request, response, body);
+      }
+      if (request.method !== 'POST' || !isInitializeRequest(body)) {
+        return sendJsonRpcError(
+          response,
+          400,
+          -32000,
+          'no session: send an initialize request first (without mcp-session-id)',
+        );
+      }
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, { client, transport });
+          void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      };
+      await createSessionServer(gateway, client).connect(transport);
+      await transport.handleRequest(request, response, body);
+    },
+    { ...options, token: undefined },
   );
-  guard.allowedOrigins = [
-    ...defaultAllowedOrigins(guard.allowedHosts),
-    ...(options.allowedOrigins ?? []),
-  ].map((name) => name.toLowerCase());
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}${path}`,
+    url: listener.url,
     sessions: () => sessions.size,
     close: async () => {
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      await listener.close();
     },
   };
 }
@@ -195,13 +172,4 @@ function clientOf(gateway: Gateway, header: string | undefined, env: NodeJS.Proc
     if (given.length === expected.length && timingSafeEqual(given, expected)) found = client.name;
   }
   return found;
-}
-
-function sendError(response: ServerResponse, status: number, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  response.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  response.end(body);
 }

@@ -5,11 +5,10 @@ import {
   ElicitResultSchema,
   ListToolsRequestSchema,
   type Tool as McpTool,
-  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalRequest, Approver, CallOptions, ToolProgressEvent } from '@toolgate/core';
+import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
-import { errorResult } from '@toolgate/mcp-server';
+import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
 import { toCallToolResult } from './result.js';
 
@@ -39,7 +38,7 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const options: CallOptions = { signal: extra.signal };
     const token = request.params._meta?.progressToken;
-    if (token !== undefined) options.onProgress = progressTo(token, extra.sendNotification);
+    if (token !== undefined) options.onProgress = progressNotifier(token, extra.sendNotification);
     try {
       const result = await gateway.callTool(
         client,
@@ -103,19 +102,4 @@ function approvalMessage(request: ApprovalRequest): string {
   const parameters = JSON.stringify(request.parameters);
   const shown = parameters.length > 2000 ? `${parameters.slice(0, 2000)}…` : parameters;
   return `Policy asks before "${request.tool}" runs (${request.reason}). Parameters: ${shown}`;
-}
-
-function progressTo(
-  progressToken: string | number,
-  send: (notification: ServerNotification) => Promise<void>,
-): (event: ToolProgressEvent) => void {
-  return ({ progress, total, message }) => {
-    const params = {
-      progressToken,
-      progress,
-      ...(total === undefined ? {} : { total }),
-      ...(message === undefined ? {} : { message }),
-    };
-    send({ method: 'notifications/progress', params }).catch(() => undefined);
-  };
 }

@@ -1,22 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
-  ErrorCode,
   LoggingMessageNotificationSchema,
-  McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { messageOf, ToolgateError } from '@toolgate/core';
-import { capErrorResult, capErrorText } from './error-text.js';
-import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
-import { formatBytes, type ResolvedLimits, resolveLimits } from './limits.js';
+import { ToolgateError } from '@toolgate/core';
+import { capErrorResult } from './error-text.js';
+import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { listToolPages } from './list-tools.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { outputSchemasNotValidated } from './output-validator.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
 import { isStdioConfig, type McpServerConfig } from './server-config.js';
+import { serverTransport, stdioFault } from './server-transport.js';
+import { sessionFailure } from './session-failure.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 import { ToolListCollector, type WithheldTool } from './tool-list.js';
 
@@ -185,7 +183,10 @@ export class McpConnection {
       { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
     );
     const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
-    const transport = this.#transport(session);
+    const transport = serverTransport(this.config, this.#limits, (fault) => {
+      session.fault ??= fault;
+      void this.#drop(session);
+    });
     session.transport = transport;
     const bucket = new TokenBucket(this.#limits.maxNotificationsPerSecond);
     const guarded = new NotificationGuard(transport, bucket);
@@ -198,12 +199,7 @@ export class McpConnection {
       });
       // Anything the stdio transport reports (junk on stdout, a dead pipe) breaks the stream.
       guarded.onerror = (error) => {
-        const junk = error instanceof SyntaxError || error.name === 'ZodError';
-        session.fault ??= /^ReadBuffer exceeded maximum size/.test(error.message)
-          ? this.#oversize()
-          : junk
-            ? `it wrote a line that is not JSON-RPC to stdout (${capErrorText(messageOf(error), 500)})`
-            : messageOf(error);
+        session.fault ??= stdioFault(error, this.#limits);
         void this.#drop(session);
       };
     }
@@ -236,41 +232,6 @@ export class McpConnection {
     return session;
   }
 
-  #transport(session: Session): Transport {
-    const config = this.config;
-    if (isStdioConfig(config)) {
-      // Its own process group, killed on close and on timeout: the server's children go with it.
-      return new ProcessGroupStdioTransport({
-        command: config.command,
-        args: config.args ?? [],
-        ...(config.env ? { env: config.env } : {}),
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-        // The stream is refused once one line (with the rest of the chunk being read) passes this.
-        maxBufferSize: this.#limits.maxMessageBytes,
-      });
-    }
-    const headers = config.headers;
-    const fetch = limitedFetch(this.#limits, (error) => {
-      session.fault ??=
-        error instanceof BatchTooLarge
-          ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
-            'raise the limit in its config if this server is trusted to send more'
-          : this.#oversize();
-      void this.#drop(session);
-    });
-    return new StreamableHTTPClientTransport(new URL(config.url), {
-      ...(headers ? { requestInit: { headers } } : {}),
-      fetch,
-    });
-  }
-
-  #oversize(): string {
-    return (
-      `it sent a message larger than ${formatBytes(this.#limits.maxMessageBytes)} (limits.maxMessageBytes), ` +
-      'so it was cut off unread; raise the limit in its config if this server is trusted to send more'
-    );
-  }
-
   /** Lists the tools again after `list_changed`; on failure the last good list stays served and the session is dropped. */
   async #refreshTools(): Promise<void> {
     const session = await this.#session?.catch(() => undefined);
@@ -294,38 +255,13 @@ export class McpConnection {
   }
 
   #failure(session: Session, during: string, error: unknown): ToolgateError {
-    if (ToolgateError.is(error)) return error;
-    const server = `MCP server "${this.name}"`;
-    const code = error instanceof McpError ? error.code : undefined;
-    if (code === ErrorCode.RequestTimeout && session.fault === undefined) {
-      void this.#drop(session);
-      return new ToolgateError(
-        'TIMEOUT',
-        `${server} did not answer ${during} within ${this.#timeoutMs} ms; ` +
-          `it was stopped${this.#started ? ', and the next call starts a new session' : ''}`,
-        { cause: error },
-      );
-    }
-    const remoteRefusal = code !== undefined && code !== ErrorCode.ConnectionClosed;
-    if (remoteRefusal && session.fault === undefined && !session.closed && during !== 'starting it') {
-      return new ToolgateError('TOOL_FAILED', `${server} refused ${during}: ${this.#errorText(error)}`, {
-        cause: error,
-      });
-    }
-    void this.#drop(session);
-    const why = session.fault ?? this.#errorText(error);
-    const stderr = session.stderr.trim()
-      ? `; its stderr ended with: ${session.stderr.trim().slice(-500)}`
-      : '';
-    return new ToolgateError(
-      'TRANSPORT_FAILED',
-      `${server} failed during ${during}: ${why}${stderr}${this.#started ? '; the next call reconnects' : ''}`,
-      { cause: error },
-    );
-  }
-
-  #errorText(error: unknown): string {
-    return capErrorText(messageOf(error), this.#limits.maxErrorChars);
+    const { failure, drop } = sessionFailure(this.name, session, during, error, {
+      started: this.#started,
+      timeoutMs: this.#timeoutMs,
+      maxErrorChars: this.#limits.maxErrorChars,
+    });
+    if (drop) void this.#drop(session);
+    return failure;
   }
 
   #forget(session: Session): void {

@@ -1,5 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type ContentPart, type JsonValue, type ToolOutput, toJsonValue, toolResult } from '@toolgate/core';
+import {
+  type ContentPart,
+  capOutput,
+  capToolOutput,
+  defaultMaxContentBytes,
+  isToolOutput,
+  type JsonValue,
+  type ToolOutput,
+  toJsonValue,
+  toolResult,
+} from '@toolgate/core';
 import { remoteToolFailure } from './remote-error.js';
 
 /**
@@ -55,4 +65,21 @@ function parseText(text: string): JsonValue {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as JsonValue)
     : { result: value as JsonValue };
+}
+
+/**
+ * A mapped result capped as the resolver returns it: a plain value at `maxOutputChars` (default
+ * 100,000), a `toolResult` part by part (texts at `maxOutputChars`, binary parts at
+ * `maxContentBytes`, default 5 MiB), the error naming `server` and `tool`.
+ */
+export function capMapped(
+  output: JsonValue | ToolOutput,
+  where: { server: string; tool: string },
+  options: { maxOutputChars?: number | undefined; maxContentBytes?: number | undefined },
+): JsonValue | ToolOutput {
+  const maxOutputChars = options.maxOutputChars ?? 100_000;
+  if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
+  const maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
+  const what = `the output of tool "${where.tool}" on MCP server "${where.server}"`;
+  return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
 }

@@ -1,8 +1,4 @@
 import {
-  capOutput,
-  capToolOutput,
-  defaultMaxContentBytes,
-  isToolOutput,
   type JsonObject,
   type JsonValue,
   type PolicySubject,
@@ -16,11 +12,12 @@ import {
 import { Approvals } from './approvals.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
-import { mapResult } from './map-result.js';
+import { capMapped, mapResult } from './map-result.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tool-index.js';
+import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tool-names.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
@@ -64,7 +61,7 @@ export class MCPResolver implements ToolResolver {
     entries: this.#entries,
     approvals: this.#approvals,
     notices: new Map(),
-    prefixOwner: (name, server) => this.#prefixOwner(name, server),
+    prefixOwner: (name, server) => prefixOwner(this.#connections.values(), name, server),
   };
   #recorderFailure: unknown;
   #closed = false;
@@ -103,7 +100,7 @@ export class MCPResolver implements ToolResolver {
     let attached = false;
     const connection: McpConnection = new McpConnection(config, (tools): Promise<void> => {
       if (attached) return this.#index(connection, tools);
-      this.#checkConflicts(connection, tools);
+      checkConflicts(this.#entries, connection, tools);
       attached = true;
       return this.#index(connection, tools);
     });
@@ -207,12 +204,8 @@ export class MCPResolver implements ToolResolver {
       parameters,
       context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
     );
-    const output = mapResult(result, { server: entry.connection.name, tool: name });
-    const maxOutputChars = this.#options.maxOutputChars ?? 100_000;
-    if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
-    const maxContentBytes = this.#options.maxContentBytes ?? defaultMaxContentBytes;
-    const what = `the output of tool "${name}" on MCP server "${entry.connection.name}"`;
-    return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
+    const where = { server: entry.connection.name, tool: name };
+    return capMapped(mapResult(result, where), where, this.#options);
   }
 
   /**
@@ -271,56 +264,13 @@ export class MCPResolver implements ToolResolver {
 
   #entry(name: string): Entry {
     const entry = this.#entries.get(name);
-    if (!entry) throw this.#withheldTool(name) ?? unknownTool(name);
+    if (!entry) throw withheldTool(this.#connections.values(), name) ?? unknownTool(name);
     return entry;
-  }
-
-  /** The error for a tool a server listed but that is not served because it broke a limit. */
-  #withheldTool(name: string): ToolgateError | undefined {
-    for (const connection of this.#connections.values()) {
-      const prefix = connection.config.prefix;
-      if (prefix !== undefined && !name.startsWith(`${prefix}__`)) continue;
-      const remoteName = prefix === undefined ? name : name.slice(prefix.length + 2);
-      const reason = connection.withheld(remoteName);
-      if (reason !== undefined) {
-        return new ToolgateError(
-          'UNKNOWN_TOOL',
-          `tool "${name}" on MCP server "${connection.name}" is not served: ${reason}`,
-        );
-      }
-    }
-    return undefined;
-  }
-
-  #checkConflicts(connection: McpConnection, tools: readonly unknown[]): void {
-    for (const tool of tools) {
-      const remoteName = (tool as { name?: unknown } | null)?.name;
-      if (typeof remoteName !== 'string') continue;
-      const name = localName(connection, remoteName);
-      const other = this.#entries.get(name);
-      if (other && other.connection !== connection) {
-        throw new ToolgateError(
-          'INVALID_DEFINITION',
-          `MCP servers "${other.connection.name}" and "${connection.name}" both serve a tool named "${name}"; ` +
-            'give one of them a prefix (its tools are then served as prefix__name)',
-        );
-      }
-    }
   }
 
   async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
     const changes = indexTools(this.#indexState, connection, tools);
     for (const change of changes) await this.#report(change);
-  }
-
-  #prefixOwner(name: string, server: string): { server: string; prefix: string } | undefined {
-    for (const connection of this.#connections.values()) {
-      const prefix = connection.config.prefix;
-      if (connection.name !== server && prefix !== undefined && name.startsWith(`${prefix}__`)) {
-        return { server: connection.name, prefix };
-      }
-    }
-    return undefined;
   }
 
   async #report(change: ToolChange): Promise<void> {
@@ -336,25 +286,8 @@ export class MCPResolver implements ToolResolver {
 
   #throwRecorderFailure(): void {
     if (this.#recorderFailure !== undefined) {
-      throw new ToolgateError(
-        'TOOL_FAILED',
-        'the recorder failed to record a tool change; the run stops here',
-        {
-          cause: this.#recorderFailure,
-        },
-      );
+      const message = 'the recorder failed to record a tool change; the run stops here';
+      throw new ToolgateError('TOOL_FAILED', message, { cause: this.#recorderFailure });
     }
   }
-}
-
-function localName(connection: McpConnection, remoteName: string): string {
-  const prefix = connection.config.prefix;
-  return prefix === undefined ? remoteName : `${prefix}__${remoteName}`;
-}
-
-function unknownTool(name: string): ToolgateError {
-  return new ToolgateError(
-    'UNKNOWN_TOOL',
-    `no attached MCP server serves a tool named ${JSON.stringify(name)}`,
-  );
 }

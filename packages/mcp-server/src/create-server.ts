@@ -15,6 +15,7 @@ import {
   type ToolRegistry,
 } from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
+import { progressNotifier } from './progress-notifier.js';
 
 /** What {@link createMcpServer} takes. */
 export interface McpServerOptions {
@@ -107,26 +108,12 @@ export function exposedTools(registry: ToolRegistry, names: readonly string[]): 
   });
 }
 
-/**
- * Progress reports sent to the client as `notifications/progress` — only when it asked, with a
- * progress token. A notification that cannot be sent is dropped: progress is advisory.
- */
+/** Progress reports sent to the client — only when it asked, with a progress token. */
 function progressTo(
   progressToken: string | number | undefined,
   send: (notification: ServerNotification) => Promise<void>,
 ): Pick<RegistryCallOptions, 'onProgress'> {
-  if (progressToken === undefined) return {};
-  return {
-    onProgress: ({ progress, total, message }) => {
-      const params = {
-        progressToken,
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      };
-      send({ method: 'notifications/progress', params }).catch(() => undefined);
-    },
-  };
+  return progressToken === undefined ? {} : { onProgress: progressNotifier(progressToken, send) };
 }
 
 function pageStart(cursor: string | undefined): number {

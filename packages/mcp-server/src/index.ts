@@ -15,6 +15,13 @@ export {
   type Refusal,
   refuseRequest,
 } from './http-guard.js';
+export {
+  type GuardedListener,
+  type GuardedListenOptions,
+  listenGuarded,
+  sendJsonRpcError,
+} from './http-listen.js';
+export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';
 export { type RegistryOptions, registryFor, workspaceToolNames } from './registry-for.js';
 export { type HttpEndpoint, type HttpServeOptions, serveHttp } from './serve-http.js';

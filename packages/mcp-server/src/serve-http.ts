@@ -1,13 +1,7 @@
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { defaultAllowedHosts, defaultAllowedOrigins, refuseRequest } from './http-guard.js';
+import { listenGuarded, sendJsonRpcError } from './http-listen.js';
 import { BodyError, readJsonBody } from './read-body.js';
 
 /** What {@link serveHttp} takes. */
@@ -51,28 +45,20 @@ export async function serveHttp(
   createMcpServer: () => Server,
   options: HttpServeOptions = {},
 ): Promise<HttpEndpoint> {
-  const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const guard = { allowedHosts: [] as string[], allowedOrigins: [] as string[], token: options.token };
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, 500, -32603, `internal error: ${String(error)}`);
-      else response.destroy();
-    });
-  });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = refuseRequest(request, guard);
-    if (refusal) {
-      if (refusal.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(response, refusal.status, -32000, refusal.message);
-    }
+  return listenGuarded(async (request, response) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
-      return sendError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
+      return sendJsonRpcError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
     }
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
-      return sendError(response, 405, -32000, 'method not allowed: this stateless server takes POST only');
+      return sendJsonRpcError(
+        response,
+        405,
+        -32000,
+        'method not allowed: this stateless server takes POST only',
+      );
     }
     let body: unknown;
     try {
@@ -80,7 +66,7 @@ export async function serveHttp(
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       if (error.status === 413) response.setHeader('Connection', 'close');
-      return sendError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
+      return sendJsonRpcError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
     }
     const mcp = createMcpServer();
     const transport = new StreamableHTTPServerTransport({
@@ -93,39 +79,5 @@ export async function serveHttp(
     });
     await mcp.connect(transport);
     await transport.handleRequest(request, response, body);
-  }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  guard.allowedHosts = [...defaultAllowedHosts(host, port), ...(options.allowedHosts ?? [])].map((name) =>
-    name.toLowerCase(),
-  );
-  guard.allowedOrigins = [
-    ...defaultAllowedOrigins(guard.allowedHosts),
-    ...(options.allowedOrigins ?? []),
-  ].map((name) => name.toLowerCase());
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return {
-    url: `http://${urlHost}:${port}${path}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
-}
-
-function sendError(response: ServerResponse, status: number, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  response.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  response.end(body);
+  }, options);
 }

@@ -4,16 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { agentsTools } from './agents-tools.js';
 import { ledgerEvents, ran, recordedGate, scriptedAgent, toolOutputsSent } from './test-support/fixtures.js';
 
+/**
+ * The clerk, granted `wire` and approving as alice, with a model that asks for one `wire` call
+ * (`c1`) with `parameters`, then says `finalMessage`.
+ */
+async function clerkWiring(parameters: { to: string; amount: number }, finalMessage: string) {
+  const { gate, store } = recordedGate();
+  const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'clerk', tools: ['wire'] }), {
+    approvedBy: 'alice',
+  });
+  const { agent, model } = scriptedAgent('clerk', tools, [
+    [functionCall('wire', parameters, { callId: 'c1' })],
+    [assistantMessage(finalMessage)],
+  ]);
+  return { store, agent, model, runOptions };
+}
+
 describe('policy ask as Agents needsApproval + interruption', () => {
   it('interrupts, and runs the call once approved, recording who approved', async () => {
-    const { gate, store } = recordedGate();
-    const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'clerk', tools: ['wire'] }), {
-      approvedBy: 'alice',
-    });
-    const { agent, model } = scriptedAgent('clerk', tools, [
-      [functionCall('wire', { to: 'bob', amount: 5 }, { callId: 'c1' })],
-      [assistantMessage('sent')],
-    ]);
+    const { store, agent, model, runOptions } = await clerkWiring({ to: 'bob', amount: 5 }, 'sent');
     const before = ran.wire;
     const first = await run(agent, 'pay bob', runOptions);
     expect(first.interruptions.map((item) => item.name)).toEqual(['wire']);
@@ -36,14 +45,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
   });
 
   it('interrupts, and never runs a rejected call, recording the rejection and telling the model its code', async () => {
-    const { gate, store } = recordedGate();
-    const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'clerk', tools: ['wire'] }), {
-      approvedBy: 'alice',
-    });
-    const { agent, model } = scriptedAgent('clerk', tools, [
-      [functionCall('wire', { to: 'mallory', amount: 500 }, { callId: 'c1' })],
-      [assistantMessage('not sent')],
-    ]);
+    const { store, agent, model, runOptions } = await clerkWiring({ to: 'mallory', amount: 500 }, 'not sent');
     const before = ran.wire;
     const first = await run(agent, 'pay mallory', runOptions);
     first.state.reject(first.interruptions[0]!);
@@ -63,14 +65,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
   });
 
   it('records a rejection given with a message too (Agents then tells the model that message itself)', async () => {
-    const { gate, store } = recordedGate();
-    const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'clerk', tools: ['wire'] }), {
-      approvedBy: 'alice',
-    });
-    const { agent, model } = scriptedAgent('clerk', tools, [
-      [functionCall('wire', { to: 'mallory', amount: 500 }, { callId: 'c1' })],
-      [assistantMessage('not sent')],
-    ]);
+    const { store, agent, model, runOptions } = await clerkWiring({ to: 'mallory', amount: 500 }, 'not sent');
     const before = ran.wire;
     const first = await run(agent, 'pay mallory', runOptions);
     first.state.reject(first.interruptions[0]!, { message: 'too much' });
