@@ -37,9 +37,9 @@ async function connect(): Promise<Client> {
   await client.connect(transport);
   wire = [];
   const dispatch = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  transport.onmessage = (message: JSONRPCMessage) => {
     wire.push(message);
-    dispatch?.(message, extra);
+    dispatch?.(message);
   };
   return client;
 }
