@@ -1,0 +1,155 @@
+import { sha256Hex } from './canonical.js';
+import type { ChainHead } from './chain.js';
+import { eventKindPattern, ledgerSchemaVersion } from './event.js';
+
+/**
+ * The chain check of a stored line without parsing it: true only when the line is certainly good —
+ * the canonical JSON of a valid envelope at `head.seq`, pointing at `head.hash`, hashing to its own
+ * hash. False means "cannot decide here", never "bad": the caller then runs the full check, which
+ * decides and names the fault.
+ *
+ * It accepts a strict subset of canonical JSON and nothing else, so it can only say yes where the
+ * full check (parse, envelope, `line === canonical(parse(line))`, hash) says yes: no whitespace; the
+ * envelope's keys exactly, once each, in canonical order; object keys strictly ascending (no
+ * duplicates) and free of escapes; strings with only the escapes JSON.stringify writes (`\"` `\\`
+ * `\b` `\f` `\n` `\r` `\t`; any `\u` escape, a raw control character or a lone surrogate → undecided);
+ * numbers only in their ECMAScript form (`String(Number(text)) === text`). The hash is over the line
+ * as it stands without its hash member, so the bytes are the bytes that were hashed.
+ *
+ * @returns the hash of the line when it is certainly good, undefined otherwise.
+ */
+export function fastCheckLine(line: string, head: ChainHead): string | undefined {
+  if (!line.startsWith('{"actor":')) return undefined;
+  let at = nonEmptyString(line, 9);
+  if (at < 0 || !line.startsWith(',"at":', at)) return undefined;
+  at = nonEmptyString(line, at + 6);
+  if (at < 0 || !line.startsWith(',"hash":"', at)) return undefined;
+  const hashStart = at + 1; // the hash member, from its key to the comma after it
+  const hashText = line.slice(at + 9, at + 9 + 64);
+  at += 9 + 64;
+  if (!line.startsWith('","id":', at)) return undefined;
+  const afterHash = at + 2;
+  at = nonEmptyString(line, at + 7);
+  if (at < 0 || !line.startsWith(',"kind":', at)) return undefined;
+  const kindStart = at + 8;
+  at = nonEmptyString(line, kindStart);
+  if (at < 0 || !eventKindPattern.test(line.slice(kindStart + 1, at - 1))) return undefined;
+  if (!line.startsWith(',"payload":', at)) return undefined;
+  at = value(line, at + 11, 0);
+  if (at < 0 || !line.startsWith(',"prev":"', at) || !line.startsWith(head.hash, at + 9)) return undefined;
+  at += 9 + head.hash.length;
+  if (!line.startsWith('","runId":', at)) return undefined;
+  at = nonEmptyString(line, at + 10);
+  const tail = `,"schemaVersion":${ledgerSchemaVersion},"seq":${head.seq},"turn":`;
+  if (at < 0 || !line.startsWith(tail, at)) return undefined;
+  const turnStart = at + tail.length;
+  at = number(line, turnStart);
+  if (at !== line.length - 1 || line.charCodeAt(at) !== 0x7d) return undefined;
+  const turn = Number(line.slice(turnStart, at));
+  if (!Number.isInteger(turn) || turn < 0) return undefined;
+  const hash = sha256Hex(head.hash + line.slice(0, hashStart) + line.slice(afterHash));
+  return hash === hashText ? hash : undefined;
+}
+
+/** Nesting deeper than this is left to the full check (no deep recursion here). */
+const maxDepth = 64;
+
+/** The index past a canonical JSON value starting at `at`, or -1 when undecided. */
+function value(text: string, at: number, depth: number): number {
+  const code = text.charCodeAt(at);
+  if (code === 0x22) return string(text, at);
+  if (code === 0x7b) return object(text, at, depth + 1);
+  if (code === 0x5b) return array(text, at, depth + 1);
+  if (code === 0x74) return text.startsWith('true', at) ? at + 4 : -1;
+  if (code === 0x66) return text.startsWith('false', at) ? at + 5 : -1;
+  if (code === 0x6e) return text.startsWith('null', at) ? at + 4 : -1;
+  return number(text, at);
+}
+
+function object(text: string, at: number, depth: number): number {
+  if (depth > maxDepth) return -1;
+  let index = at + 1;
+  if (text.charCodeAt(index) === 0x7d) return index + 1;
+  let previous: string | undefined;
+  for (;;) {
+    if (text.charCodeAt(index) !== 0x22) return -1;
+    const end = string(text, index);
+    if (end < 0) return -1;
+    const key = text.slice(index + 1, end - 1);
+    // A key with an escape would need decoding to compare: undecided. Keys must strictly ascend.
+    if (key.includes('\\') || (previous !== undefined && !(previous < key))) return -1;
+    previous = key;
+    if (text.charCodeAt(end) !== 0x3a) return -1;
+    index = value(text, end + 1, depth);
+    if (index < 0) return -1;
+    const next = text.charCodeAt(index);
+    if (next === 0x7d) return index + 1;
+    if (next !== 0x2c) return -1;
+    index++;
+  }
+}
+
+function array(text: string, at: number, depth: number): number {
+  if (depth > maxDepth) return -1;
+  let index = at + 1;
+  if (text.charCodeAt(index) === 0x5d) return index + 1;
+  for (;;) {
+    index = value(text, index, depth);
+    if (index < 0) return -1;
+    const next = text.charCodeAt(index);
+    if (next === 0x5d) return index + 1;
+    if (next !== 0x2c) return -1;
+    index++;
+  }
+}
+
+/** A string of at least one character (the envelope's names), or -1. */
+function nonEmptyString(text: string, at: number): number {
+  if (text.charCodeAt(at + 1) === 0x22) return -1;
+  return text.charCodeAt(at) === 0x22 ? string(text, at) : -1;
+}
+
+/** The index past a string in the form JSON.stringify writes, or -1 (also for anything unusual). */
+function string(text: string, at: number): number {
+  for (let index = at + 1; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) return index + 1;
+    if (code < 0x20) return -1;
+    if (code === 0x5c) {
+      const escaped = text.charCodeAt(++index);
+      // JSON.stringify's short escapes: " \ b f n r t. Anything else (\u, \/) is left to the full check.
+      if (
+        escaped !== 0x22 &&
+        escaped !== 0x5c &&
+        escaped !== 0x62 &&
+        escaped !== 0x66 &&
+        escaped !== 0x6e &&
+        escaped !== 0x72 &&
+        escaped !== 0x74
+      )
+        return -1;
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      // Only a high surrogate followed by a low one (a pair JSON.stringify leaves as it is).
+      const next = text.charCodeAt(index + 1);
+      if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return -1;
+      index++;
+    }
+  }
+  return -1;
+}
+
+/** The index past a number written exactly as ECMAScript writes it, or -1. */
+function number(text: string, at: number): number {
+  let index = at;
+  for (; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // Digits, '-', '+', '.', 'e': the characters of a JSON number.
+    if (!((code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2b || code === 0x2e || code === 0x65))
+      break;
+  }
+  if (index === at) return -1;
+  const numberText = text.slice(at, index);
+  return String(Number(numberText)) === numberText ? index : -1;
+}
