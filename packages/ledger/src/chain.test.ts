@@ -115,7 +115,11 @@ describe('ChainVerifier', () => {
 describe('a sealed event’s payload', () => {
   it('is what was hashed, however the caller mutates its payload after sealing, and copies carry it', () => {
     const payload = { list: [1, { deep: 'a' }], note: 'n' } as { list: unknown[]; note?: string };
-    const { event, line } = sealEvent({ runId: 'r', actor: 'a', kind: 'tool.called', payload }, emptyHead, at);
+    const { event, line } = sealEvent(
+      { runId: 'r', actor: 'a', kind: 'tool.called', payload },
+      emptyHead,
+      at,
+    );
     payload.list.push(2);
     (payload.list[1] as { deep: string }).deep = 'b';
     delete payload.note;

@@ -161,7 +161,13 @@ export class ChainVerifier {
 function canonicalLine(line: string, value: unknown): boolean {
   if (JSON.stringify(value) === line) return keysSorted(value);
   const event = value as LedgerEvent;
-  const { front, back } = envelopeParts(event, canonicalText(event.payload));
+  let payloadText: string;
+  try {
+    payloadText = canonicalText(event.payload);
+  } catch {
+    return false; // no canonical form at all (a lone surrogate): not what the ledger writes
+  }
+  const { front, back } = envelopeParts(event, payloadText);
   return line === `${front}${hashKey}${event.hash}",${back}`;
 }
 

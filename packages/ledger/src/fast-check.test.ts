@@ -105,6 +105,8 @@ describe('fastCheckLine', () => {
     ['an escaped key sorting differently', good.front, payloadOf('{"\\u0062":1,"a":2}')],
     ['a raw control character', good.front, payloadOf('{"a":"x\ty"}')],
     ['a raw lone surrogate', good.front, payloadOf('{"a":"\ud800"}')],
+    ['a raw lone surrogate and keys out of order', good.front, payloadOf('{"b":"\ud800","a":1}')],
+    ['an escaped lone surrogate and keys out of order', good.front, payloadOf('{"b":"\\ud800","a":1}')],
     ['an empty actor', '{"actor":"","at":"2026-01-01T00:00:00.000Z",', good.back],
     ['a kind that is not dotted lower case', good.front, good.back.replace('tool.called', 'Tool')],
     ['a stray envelope key', good.front, good.back.replace('"runId"', '"rogue":1,"runId"')],
