@@ -202,6 +202,13 @@ describe('fastCheckLine', () => {
     );
   });
 
+  it('decides megabyte strings, plain or full of escapes, as the full check does (no stack overflow)', () => {
+    for (const text of ['x'.repeat(8 << 20), '\\n'.repeat(2 << 20), 'é\\"'.repeat(1 << 20)]) {
+      const line = crafted(good.front, payloadOf(`{"text":"${text}"}`));
+      expect(expectSameVerdict(line) ?? fullVerdict(line)).toMatch(/^[0-9a-f]{64}$/);
+    }
+  }, 60_000);
+
   it('checks the first record against the genesis head', () => {
     const { line, event } = sealEvent({ runId: 'r', actor: 'a', kind: 'run.started' }, emptyHead, at);
     expect(fastCheckLine(line, emptyHead)).toBe(event.hash);

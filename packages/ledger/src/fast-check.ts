@@ -19,6 +19,15 @@ import { eventKindPattern, ledgerSchemaVersion } from './event.js';
  * @returns the hash of the line when it is certainly good, undefined otherwise.
  */
 export function fastCheckLine(line: string, head: ChainHead): string | undefined {
+  try {
+    return check(line, head);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined; // too deep or too long for the stack: undecided
+    throw error;
+  }
+}
+
+function check(line: string, head: ChainHead): string | undefined {
   if (!line.startsWith('{"actor":')) return undefined;
   let at = nonEmptyString(line, 9);
   if (at < 0 || !line.startsWith(',"at":', at)) return undefined;
@@ -124,10 +133,14 @@ function nonEmptyString(text: string, at: number): number {
  * A string as JSON.stringify writes it: no raw control character or lone surrogate, and only the
  * short escapes `\"` `\\` `\b` `\f` `\n` `\r` `\t` (any `\u` or `\/` escape is left to the full
  * check). Sticky, and run by the regular expression engine: far faster than a loop over char codes.
+ * Unrolled (a run of plain characters, then an escape or a pair and another run) so that a string
+ * of megabytes needs no backtracking state per character.
  */
-const stringPattern = /"(?:[^"\\\u0000-\u001f\ud800-\udfff]|\\["\\bfnrt]|[\ud800-\udbff][\udc00-\udfff])*"/y;
+const stringPattern =
+  /"[^"\\\u0000-\u001f\ud800-\udfff]*(?:(?:\\["\\bfnrt]|[\ud800-\udbff][\udc00-\udfff])[^"\\\u0000-\u001f\ud800-\udfff]*)*"/y;
 /** An object key: the same without any escape (a key with one would need decoding to be compared). */
-const keyPattern = /"(?:[^"\\\u0000-\u001f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*"/y;
+const keyPattern =
+  /"[^"\\\u0000-\u001f\ud800-\udfff]*(?:[\ud800-\udbff][\udc00-\udfff][^"\\\u0000-\u001f\ud800-\udfff]*)*"/y;
 
 /** The index past a string in the form JSON.stringify writes, or -1 (also for anything unusual). */
 function string(text: string, at: number): number {
