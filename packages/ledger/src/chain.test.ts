@@ -114,7 +114,7 @@ describe('ChainVerifier', () => {
 
 describe('a sealed event’s payload', () => {
   it('is what was hashed, however the caller mutates its payload after sealing, and copies carry it', () => {
-    const payload = { list: [1, { deep: 'a' }], note: 'n' } as { list: unknown[]; note?: string };
+    const payload: { list: JsonValue[]; note?: string } = { list: [1, { deep: 'a' }], note: 'n' };
     const { event, line } = sealEvent(
       { runId: 'r', actor: 'a', kind: 'tool.called', payload },
       emptyHead,
