@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from './canonical.js';
-import { ChainVerifier, emptyHead, isFault, sealEvent } from './chain.js';
+import { ChainVerifier, emptyHead, isFault, lineOf, sealEvent } from './chain.js';
 import { genesisHash } from './event.js';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -109,5 +109,28 @@ describe('ChainVerifier', () => {
   it('names a stray field and a bad kind', () => {
     expect(firstFault([chain(1)[0]!.replace('"turn":0', '"turn":0,"zz":1')])?.reason).toMatch(/zz|key/i);
     expect(firstFault([chain(1)[0]!.replace('oracle.spoke', 'Oracle')])?.reason).toMatch(/kind/);
+  });
+});
+
+describe('a sealed event’s payload', () => {
+  it('is what was hashed, however the caller mutates its payload after sealing, and copies carry it', () => {
+    const payload: { list: JsonValue[]; note?: string } = { list: [1, { deep: 'a' }], note: 'n' };
+    const { event, line } = sealEvent(
+      { runId: 'r', actor: 'a', kind: 'tool.called', payload },
+      emptyHead,
+      at,
+    );
+    payload.list.push(2);
+    (payload.list[1] as { deep: string }).deep = 'b';
+    delete payload.note;
+    const hashed = { list: [1, { deep: 'a' }], note: 'n' };
+    expect(event.payload).toEqual(hashed);
+    expect(event.payload).not.toBe(payload);
+    expect({ ...event }.payload).toEqual(hashed);
+    expect(structuredClone(event).payload).toEqual(hashed);
+    expect(JSON.parse(JSON.stringify(event)).payload).toEqual(hashed);
+    expect(Object.keys(event)).toContain('payload');
+    expect(lineOf(event)).toBe(line);
+    expect(new ChainVerifier().check(line)).toMatchObject({ hash: event.hash, payload: hashed });
   });
 });

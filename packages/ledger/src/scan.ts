@@ -31,12 +31,18 @@ export interface ScanResult {
   readonly fault?: ChainFault;
 }
 
-/** Verifies lines one at a time, calling `onEvent` for each good record; stops at the first fault. */
+/**
+ * Verifies lines one at a time, calling `onEvent` for each good record; stops at the first fault.
+ * Without `onEvent` no record is parsed that the fast check can vouch for (see `fastCheckLine`):
+ * `onHash` gets each good record's hash instead.
+ */
 export async function scanLines(
   batches: AsyncIterable<Line[]> | Iterable<Line[]>,
   onEvent?: (event: LedgerEvent, start: number) => void,
+  onHash?: (hash: string) => void,
 ): Promise<ScanResult> {
   const verifier = new ChainVerifier();
+  if (onEvent === undefined) return scanHashes(batches, verifier, onHash);
   let size = 0;
   for await (const batch of batches) {
     for (const line of batch) {
@@ -53,6 +59,34 @@ export async function scanLines(
       const result = verifier.check(line.text);
       if (isFault(result)) return { count: verifier.head.seq, head: verifier.head, size, fault: result };
       onEvent?.(result, line.start);
+      size = line.end;
+    }
+  }
+  return { count: verifier.head.seq, head: verifier.head, size };
+}
+
+/** {@link scanLines} without events: each line checked by {@link ChainVerifier.checkHash}. */
+async function scanHashes(
+  batches: AsyncIterable<Line[]> | Iterable<Line[]>,
+  verifier: ChainVerifier,
+  onHash: ((hash: string) => void) | undefined,
+): Promise<ScanResult> {
+  let size = 0;
+  for await (const batch of batches) {
+    for (const line of batch) {
+      if (!line.complete) {
+        const seq = verifier.head.seq;
+        const whole = verifier.checkHash(line.text);
+        if (!isFault(whole)) {
+          onHash?.(whole);
+          return { count: verifier.head.seq, head: verifier.head, size: line.end, unterminated: seq };
+        }
+        const torn = { seq, offset: line.start, bytes: line.end - line.start };
+        return { count: seq, head: verifier.head, size, torn };
+      }
+      const result = verifier.checkHash(line.text);
+      if (isFault(result)) return { count: verifier.head.seq, head: verifier.head, size, fault: result };
+      onHash?.(result);
       size = line.end;
     }
   }

@@ -51,9 +51,9 @@ function check({ id, buffer, head }: ChunkRequest): ChunkResult {
   const verifier = new ChainVerifier(start);
   let sawHead = false;
   for (const line of lines) {
-    const result = verifier.check(line);
+    const result = verifier.checkHash(line);
     if (isFault(result)) return failed;
-    if (result.hash === head) sawHead = true;
+    if (result === head) sawHead = true;
   }
   return {
     id,

@@ -55,7 +55,7 @@ export async function verifyLedgerFile(path: string, options: VerifyOptions = {}
       const scanned = await scanInParallel(path, workers, options.head);
       return judge({}, async () => scanned, scanned.headFound ? undefined : options.head);
     }
-    return await judge(options, (onEvent) => scanLines(readLineBatches(path), onEvent));
+    return await judge(options, (onHash) => scanLines(readLineBatches(path), undefined, onHash));
   } catch (error) {
     if (ToolgateError.is(error)) throw error;
     throw new ToolgateError(
@@ -70,20 +70,20 @@ export async function verifyLedgerFile(path: string, options: VerifyOptions = {}
 
 /** Verifies ledger JSONL text (e.g. {@link MemoryStore.toJsonl}) the same way. */
 export function verifyLedgerText(text: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  return judge(options, (onEvent) => scanLines(linesOfText(text), onEvent));
+  return judge(options, (onHash) => scanLines(linesOfText(text), undefined, onHash));
 }
 
 async function judge(
   options: VerifyOptions,
-  scan: (onEvent: (event: { hash: string }) => void) => Promise<ScanResult>,
+  scan: (onHash?: (hash: string) => void) => Promise<ScanResult>,
   missingHead?: string,
 ): Promise<VerifyResult> {
   let headFound = options.head === undefined && missingHead === undefined;
   const result = await scan(
     headFound
-      ? () => {}
-      : (event) => {
-          if (event.hash === options.head) headFound = true;
+      ? undefined
+      : (hash) => {
+          if (hash === options.head) headFound = true;
         },
   );
   if (result.fault) {
