@@ -5,6 +5,13 @@ import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type LedgerEvent, PostgresStore, readAll, verifyPostgresLedger } from '@toolgate/ledger';
+import {
+  freshLedgerUrl,
+  postgresSkipReason,
+  postgresUrl,
+  requirePostgresInContinuousIntegration,
+  withoutPgImport,
+} from '@toolgate/ledger/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayGatewayLedger } from './replay.js';
 import {
@@ -17,14 +24,7 @@ import {
   sdkClient,
   textOf,
 } from './testing-fixtures/gateway.js';
-import {
-  freshLedgerUrl,
-  postgresSkipReason,
-  postgresUrl,
-  requirePostgresInContinuousIntegration,
-} from './testing-fixtures/postgres.js';
 
-const withoutPg = join(import.meta.dirname, 'testing-fixtures', 'without-pg.mjs');
 const withLedger = (workspace: string, ledger: string) =>
   configText(workspace).replace('ledger: ./gateway.ledger.jsonl', `ledger: ${JSON.stringify(ledger)}`);
 
@@ -55,14 +55,14 @@ describe('toolgate-gateway with a postgres:// ledger, before any server', { time
   it('says to add pg when a postgres:// ledger is configured and pg is not installed', async () => {
     const config = join(place.dir, 'no-pg.yaml');
     writeFileSync(config, withLedger(place.workspace, 'postgres://gate:hunter2@127.0.0.1:1/audit'));
-    const { code, stderr } = await failedStart(['--import', withoutPg, cliPath, '--config', config]);
+    const { code, stderr } = await failedStart(['--import', withoutPgImport, cliPath, '--config', config]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/needs the "pg" package, which is not installed: run `pnpm add pg`/);
     expect(stderr).not.toContain('hunter2');
   });
 });
 
-requirePostgresInContinuousIntegration();
+requirePostgresInContinuousIntegration(it);
 
 describe.skipIf(postgresUrl === undefined)(
   `toolgate-gateway over stdio with a postgres:// ledger (${postgresUrl ? 'on a real server' : postgresSkipReason})`,

@@ -3,16 +3,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { PostgresStore } from '../postgres/store.js';
 import { temporaryFiles } from '../test-support/files.js';
+import { writeSampleLedger } from '../test-support/sample.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../test-support/postgres.js';
-import { writeSampleLedger } from '../test-support/sample.js';
+} from '../testing/index.js';
 import { main } from './main.js';
 
-requirePostgresInContinuousIntegration();
+requirePostgresInContinuousIntegration(it);
 const file = temporaryFiles();
 const database = new pg.Pool({ connectionString: postgresUrl ?? 'postgres://unset', max: 1 });
 afterAll(() => database.end());

@@ -3,16 +3,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { withoutPgImport } from '../testing/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', '..', 'dist', 'index.js');
-const withoutPg = join(here, '..', 'test-support', 'without-pg.mjs');
 
 /** Runs a script against the built package in a process where `pg` cannot be found. */
 async function runWithoutPg(script: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', withoutPg, '--input-type=module', '-e', script],
+    ['--import', withoutPgImport, '--input-type=module', '-e', script],
     { timeout: 60_000 },
   );
   return stdout.trim();

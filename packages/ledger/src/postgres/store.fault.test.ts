@@ -2,17 +2,17 @@ import { execSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readAll } from '../store.js';
+import { WriterProcess } from '../test-support/writer-process.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../test-support/postgres.js';
-import { WriterProcess } from '../test-support/writer-process.js';
+} from '../testing/index.js';
 import { PostgresStore } from './store.js';
 import { verifyPostgresLedger } from './verify.js';
 
-requirePostgresInContinuousIntegration();
+requirePostgresInContinuousIntegration(it);
 const url = postgresUrl ?? 'postgres://unset';
 /** A shell command that restarts the test server (`pg_ctl restart`); .ci/run sets it. */
 const restartCommand = process.env.TOOLGATE_TEST_POSTGRES_RESTART;

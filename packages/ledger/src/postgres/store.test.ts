@@ -1,17 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { readAll } from '../store.js';
+import { storeContract } from '../test-support/store-contract.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../test-support/postgres.js';
-import { storeContract } from '../test-support/store-contract.js';
+} from '../testing/index.js';
 import { PostgresStore } from './store.js';
 import { verifyPostgresLedger } from './verify.js';
 
-requirePostgresInContinuousIntegration();
+requirePostgresInContinuousIntegration(it);
 const url = postgresUrl ?? 'postgres://unset';
 const opened: PostgresStore[] = [];
 afterAll(async () => {
