@@ -9,13 +9,10 @@ export type Clock = () => Date;
 export class ChainState {
   #head: ChainHead = emptyHead;
   readonly #ids = new Map<string, number>();
-  readonly #clock: Clock;
-  /** The last stamp, so appends within one millisecond share its text. */
-  #lastTime = Number.NaN;
-  #lastText = '';
+  readonly #stamp: () => string;
 
-  constructor(clock: Clock = () => new Date()) {
-    this.#clock = clock;
+  constructor(clock?: Clock) {
+    this.#stamp = stamper(clock);
   }
 
   get head(): ChainHead {
@@ -30,16 +27,7 @@ export class ChainState {
   /** Seals a draft at the head without moving it; call {@link commit} once it is stored. */
   seal(draft: EventDraft): SealedEvent {
     checkDraft(draft);
-    const at = this.#clock();
-    const time = at instanceof Date ? at.getTime() : Number.NaN;
-    if (Number.isNaN(time)) {
-      throw new ToolgateError('INVALID_DEFINITION', 'the ledger clock did not return a valid Date');
-    }
-    if (time !== this.#lastTime) {
-      this.#lastText = at.toISOString();
-      this.#lastTime = time;
-    }
-    return sealEvent(draft, this.#head, this.#lastText);
+    return sealEvent(draft, this.#head, this.#stamp());
   }
 
   /** Moves the head past a stored event (one just sealed, or one read back when a file is opened). */
@@ -47,6 +35,27 @@ export class ChainState {
     this.#ids.set(event.id, event.seq);
     this.#head = { seq: event.seq + 1, hash: event.hash };
   }
+}
+
+/**
+ * The `at` of each new event from a clock: its ISO text, checked to be a valid Date; appends within
+ * one millisecond share the text. Default clock: the system clock.
+ */
+export function stamper(clock: Clock = () => new Date()): () => string {
+  let lastTime = Number.NaN;
+  let lastText = '';
+  return () => {
+    const at = clock();
+    const time = at instanceof Date ? at.getTime() : Number.NaN;
+    if (Number.isNaN(time)) {
+      throw new ToolgateError('INVALID_DEFINITION', 'the ledger clock did not return a valid Date');
+    }
+    if (time !== lastTime) {
+      lastText = at.toISOString();
+      lastTime = time;
+    }
+    return lastText;
+  };
 }
 
 /** A promise that resolves at the next append or close: how followers wait. */

@@ -1,13 +1,14 @@
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, readSync, writeSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
-import { type ChainHead, faultError } from './chain.js';
-import { ChainState, type Clock, Wakeup } from './chain-state.js';
+import type { ChainHead } from './chain.js';
+import { type ChainState, type Clock, Wakeup } from './chain-state.js';
 import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
+import { GroupSync } from './group-sync.js';
 import { readLines } from './lines.js';
-import { lockLedger } from './lock.js';
-import { RunIndex, type RunSummary } from './runs.js';
-import { scanLedgerFile, type TornTail } from './scan.js';
+import { type OpenedLedgerFile, openLedgerFile } from './open-ledger-file.js';
+import type { RunIndex, RunSummary } from './runs.js';
+import type { TornTail } from './scan.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
 /**
@@ -25,10 +26,7 @@ export interface FileStoreOptions {
   clock?: Clock;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+const durabilities: readonly Durability[] = ['always', 'batch', 'none'];
 
 /**
  * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
@@ -59,38 +57,26 @@ export class FileStore implements LedgerStore {
   readonly #offsets: number[];
   readonly #wakeup = new Wakeup();
   readonly #runs: RunIndex;
+  readonly #syncs: GroupSync;
   #size: number;
   #closed = false;
   #broken: Error | undefined;
-  #waiting: Waiter[] = [];
-  #scheduled = false;
-  #syncsInFlight = 0;
-  #fsyncs = 0;
 
-  private constructor(
-    path: string,
-    options: FileStoreOptions,
-    state: {
-      fd: number;
-      release: () => void;
-      chain: ChainState;
-      offsets: number[];
-      runs: RunIndex;
-      size: number;
-      torn?: TornTail;
-      newlineAdded?: number;
-    },
-  ) {
+  private constructor(path: string, durability: Durability, opened: OpenedLedgerFile) {
     this.path = path;
-    this.durability = options.durability ?? 'batch';
-    this.#fd = state.fd;
-    this.#release = state.release;
-    this.#chain = state.chain;
-    this.#offsets = state.offsets;
-    this.#runs = state.runs;
-    this.#size = state.size;
-    this.recovered = state.torn;
-    this.newlineAdded = state.newlineAdded;
+    this.durability = durability;
+    this.#fd = opened.fd;
+    this.#release = opened.release;
+    this.#chain = opened.chain;
+    this.#offsets = opened.offsets;
+    this.#runs = opened.runs;
+    this.#size = opened.size;
+    this.recovered = opened.torn;
+    this.newlineAdded = opened.newlineAdded;
+    this.#syncs = new GroupSync(opened.fd, (error) => {
+      this.#broken = error;
+      return this.#brokenError();
+    });
   }
 
   /**
@@ -100,51 +86,13 @@ export class FileStore implements LedgerStore {
    */
   static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
     const durability = options.durability ?? 'batch';
-    if (!['always', 'batch', 'none'].includes(durability)) {
+    if (!durabilities.includes(durability)) {
       throw new ToolgateError(
         'INVALID_DEFINITION',
         `durability ${JSON.stringify(durability)} is not one of "always", "batch", "none"`,
       );
     }
-    let fd: number | undefined;
-    let release: (() => void) | undefined;
-    try {
-      fd = openSync(path, 'a+');
-      release = lockLedger(fd, path);
-      const chain = new ChainState(options.clock);
-      const offsets: number[] = [];
-      const runs = new RunIndex();
-      const scan = await scanLedgerFile(path, (event, start) => {
-        chain.commit(event);
-        offsets.push(start);
-        runs.add(event);
-      });
-      if (scan.fault) throw faultError(scan.fault, path);
-      let size = scan.size;
-      if (scan.torn) {
-        ftruncateSync(fd, size);
-        fsyncSync(fd);
-      }
-      if (scan.unterminated !== undefined) {
-        writeSync(fd, '\n'); // the file is open for appending: this lands at its end
-        fsyncSync(fd);
-        size += 1;
-      }
-      const state = { fd, release, chain, offsets, runs, size };
-      if (scan.torn) return new FileStore(path, options, { ...state, torn: scan.torn });
-      if (scan.unterminated !== undefined)
-        return new FileStore(path, options, { ...state, newlineAdded: scan.unterminated });
-      return new FileStore(path, options, state);
-    } catch (error) {
-      release?.();
-      if (fd !== undefined) closeSync(fd);
-      if (ToolgateError.is(error)) throw error;
-      throw new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        `cannot open the ledger ${path}: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
+    return new FileStore(path, durability, await openLedgerFile(path, options.clock));
   }
 
   head(): ChainHead {
@@ -153,14 +101,14 @@ export class FileStore implements LedgerStore {
 
   /** How many fsyncs this store has issued: with `batch`, fewer than appends that arrived together. */
   get fsyncs(): number {
-    return this.#fsyncs;
+    return this.#syncs.count;
   }
 
   async append(draft: EventDraft): Promise<LedgerEvent> {
     this.#usable();
     const existing = draft?.id === undefined ? undefined : this.#chain.seqOf(draft.id);
     if (existing !== undefined) {
-      if (this.durability !== 'none') await this.#sync();
+      if (this.durability !== 'none') await this.#syncs.grouped();
       return this.#eventAt(existing);
     }
     const sealed = this.#chain.seal(draft);
@@ -177,8 +125,8 @@ export class FileStore implements LedgerStore {
     this.#runs.add(sealed.event);
     this.#size += bytes.length;
     this.#wakeup.wake();
-    if (this.durability === 'always') await this.#fsyncNow();
-    else if (this.durability === 'batch') await this.#sync();
+    if (this.durability === 'always') await this.#syncs.now();
+    else if (this.durability === 'batch') await this.#syncs.grouped();
     return sealed.event;
   }
 
@@ -210,14 +158,14 @@ export class FileStore implements LedgerStore {
 
   async flush(): Promise<void> {
     this.#usable();
-    await this.#sync();
+    await this.#syncs.grouped();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      if (!this.#broken && this.durability !== 'none') await this.#sync();
+      if (!this.#broken && this.durability !== 'none') await this.#syncs.grouped();
     } finally {
       this.#release();
       closeSync(this.#fd);
@@ -251,54 +199,4 @@ export class FileStore implements LedgerStore {
     readSync(this.#fd, buffer, 0, buffer.length, start);
     return JSON.parse(buffer.toString('utf8')) as LedgerEvent;
   }
-
-  #fsyncNow(): Promise<void> {
-    this.#fsyncs++;
-    return new Promise((resolve, reject) =>
-      fsync(this.#fd, (error) => {
-        if (!error) return resolve();
-        this.#broken = error;
-        reject(this.#brokenError());
-      }),
-    );
-  }
-
-  /**
-   * Group commit: resolves after an fsync that started after this call. Appends that arrive in the
-   * same turn of the event loop share one fsync; up to {@link maxSyncsInFlight} groups are synced at
-   * once, since the kernel lets a later fsync ride on a commit already under way.
-   */
-  #sync(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
-      this.#schedule();
-    });
-  }
-
-  #schedule(): void {
-    if (this.#scheduled || this.#syncsInFlight >= maxSyncsInFlight || this.#waiting.length === 0) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      const group = this.#waiting;
-      this.#waiting = [];
-      this.#syncsInFlight++;
-      this.#fsyncNow().then(
-        () => this.#settle(group),
-        (error) => this.#settle([...group, ...this.#waiting.splice(0)], error),
-      );
-    });
-  }
-
-  #settle(group: Waiter[], error?: unknown): void {
-    this.#syncsInFlight--;
-    for (const waiter of group) {
-      if (error === undefined) waiter.resolve();
-      else waiter.reject(error);
-    }
-    this.#schedule();
-  }
 }
-
-/** How many group fsyncs a batch-mode store keeps in flight at most (libuv's default pool size). */
-const maxSyncsInFlight = 4;

@@ -1,13 +1,15 @@
 import { ToolgateError } from '@toolgate/core';
-import type { Client, Pool, PoolClient } from 'pg';
-import { type ChainHead, type SealedEvent, sealEvent } from '../chain.js';
-import type { Clock } from '../chain-state.js';
-import { checkDraft, type EventDraft, type LedgerEvent } from '../event.js';
+import type { Pool, PoolClient } from 'pg';
+import type { ChainHead } from '../chain.js';
+import { type Clock, stamper } from '../chain-state.js';
+import type { EventDraft, LedgerEvent } from '../event.js';
 import type { RunSummary } from '../runs.js';
 import type { FollowOptions, LedgerStore, ReadOptions } from '../store.js';
-import { type LedgerLocation, ledgerLocation, loadPg, unavailable } from './connection.js';
+import { type AppendOutcome, appendBatch, checkStorableDraft, readHead } from './append-transaction.js';
+import { type LedgerLocation, ledgerLocation, loadPg, type PgModule, unavailable } from './connection.js';
+import { followPostgres } from './follow.js';
 import { queryRuns, readPages } from './read.js';
-import { ensureLedger, eventsTable, headsTable, notifyChannel } from './schema.js';
+import { ensureLedger } from './schema.js';
 import { Signal } from './signal.js';
 
 /** What {@link PostgresStore.open} takes. */
@@ -30,8 +32,6 @@ interface Pending {
 
 /** How many queued appends one transaction takes at most. */
 const maxBatch = 256;
-/** How often a follow reads again when no notification came (a dropped LISTEN loses none). */
-const followPollMs = 2000;
 
 /**
  * A ledger in a PostgreSQL database, for fleets: many writer processes on many machines append to
@@ -52,11 +52,10 @@ export class PostgresStore implements LedgerStore {
   /** Where the ledger lives, as messages name it (no password). */
   readonly label: string;
   readonly #location: LedgerLocation;
-  readonly #pg: Awaited<ReturnType<typeof loadPg>>;
+  readonly #pg: PgModule;
   readonly #pool: Pool;
-  readonly #clock: Clock;
+  readonly #stamp: () => string;
   readonly #closing = new Signal();
-  readonly #followers = new Set<Client>();
   #head: ChainHead;
   #queue: Pending[] = [];
   #draining: Promise<void> | undefined;
@@ -64,17 +63,17 @@ export class PostgresStore implements LedgerStore {
 
   private constructor(
     location: LedgerLocation,
-    pg: Awaited<ReturnType<typeof loadPg>>,
+    pg: PgModule,
     pool: Pool,
     head: ChainHead,
-    clock: Clock,
+    clock: Clock | undefined,
   ) {
     this.#location = location;
     this.label = location.label;
     this.#pg = pg;
     this.#pool = pool;
     this.#head = head;
-    this.#clock = clock;
+    this.#stamp = stamper(clock);
   }
 
   /**
@@ -101,7 +100,7 @@ export class PostgresStore implements LedgerStore {
         }
         const head = await readHead(client, location.ledger);
         client.release();
-        return new PostgresStore(location, pg, pool, head, options.clock ?? (() => new Date()));
+        return new PostgresStore(location, pg, pool, head, options.clock);
       } catch (error) {
         client.release(true);
         throw error;
@@ -126,18 +125,7 @@ export class PostgresStore implements LedgerStore {
       );
     }
     try {
-      checkDraft(draft);
-      for (const [field, value] of [
-        ['id', draft.id],
-        ['runId', draft.runId],
-      ] as const) {
-        if (value?.includes('\u0000')) {
-          throw new ToolgateError(
-            'INVALID_EVENT',
-            `cannot append the event of kind ${JSON.stringify(draft.kind)}: ${field} holds a NUL character, which PostgreSQL text cannot store`,
-          );
-        }
-      }
+      checkStorableDraft(draft);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -168,46 +156,11 @@ export class PostgresStore implements LedgerStore {
    * a read every two seconds besides), until the signal aborts or the store closes. Uses a
    * connection of its own; a lost connection ends the follow with LEDGER_UNAVAILABLE.
    */
-  async *follow(options: FollowOptions = {}): AsyncGenerator<LedgerEvent> {
-    const client = new this.#pg.Client({ connectionString: this.#location.connectionString });
-    const wake = new Signal();
-    let lost: Error | undefined;
-    client.on('error', (error) => {
-      lost = error;
-      wake.raise();
-    });
-    client.on('notification', (message) => {
-      if (message.payload === this.#location.ledger) wake.raise();
-    });
-    const closing = () => wake.raise();
-    this.#closing.listen(closing);
-    this.#followers.add(client);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${notifyChannel}`);
-      let next = options.fromSeq ?? 0;
-      for (;;) {
-        const generation = wake.generation;
-        const closed = this.#closed;
-        for await (const event of readPages(client as unknown as PoolClient, this.#location.ledger, {
-          ...options,
-          fromSeq: next,
-        })) {
-          if (options.signal?.aborted) return;
-          next = event.seq + 1;
-          yield event;
-        }
-        if (lost) throw lost;
-        if (closed || options.signal?.aborted) return;
-        if (wake.generation === generation) await wake.wait(followPollMs, options.signal);
-      }
-    } catch (error) {
-      throw unavailable(this.#location, 'be followed', error);
-    } finally {
-      this.#closing.unlisten(closing);
-      this.#followers.delete(client);
-      await client.end().catch(() => {});
-    }
+  follow(options: FollowOptions = {}): AsyncGenerator<LedgerEvent> {
+    return followPostgres(
+      { pg: this.#pg, location: this.#location, closing: this.#closing, closed: () => this.#closed },
+      options,
+    );
   }
 
   async flush(): Promise<void> {
@@ -231,35 +184,17 @@ export class PostgresStore implements LedgerStore {
     this.#draining = undefined;
   }
 
-  /** One transaction: lock the head, seal each draft onto it, insert, move the head, notify. */
+  /** One transaction for a batch of queued appends; each append settles with its own outcome. */
   async #commit(batch: Pending[]): Promise<void> {
     let client: PoolClient | undefined;
-    const outcomes: (LedgerEvent | Error)[] = [];
-    let head: ChainHead | undefined;
+    let appended: AppendOutcome;
     try {
       client = await this.#pool.connect();
-      const opened = await lockHead(client, this.#location.ledger, batch);
-      head = opened.head;
-      const known = opened.known;
-      const sealed: SealedEvent[] = [];
-      for (const { draft } of batch) {
-        const stored = draft.id === undefined ? undefined : known.get(draft.id);
-        if (stored) {
-          outcomes.push(stored);
-          continue;
-        }
-        try {
-          const next = sealEvent(draft, head, this.#stamp());
-          sealed.push(next);
-          known.set(next.event.id, next.event);
-          head = { seq: next.event.seq + 1, hash: next.event.hash };
-          outcomes.push(next.event);
-        } catch (error) {
-          outcomes.push(error as Error);
-        }
-      }
-      await client.query(
-        sealed.length > 0 ? insertAndCommit(client, this.#location.ledger, sealed, head) : 'COMMIT',
+      appended = await appendBatch(
+        client,
+        this.#location.ledger,
+        batch.map(({ draft }) => draft),
+        this.#stamp,
       );
       client.release();
     } catch (error) {
@@ -275,83 +210,11 @@ export class PostgresStore implements LedgerStore {
       for (const { reject } of batch) reject(failure);
       return;
     }
-    if (head) this.#head = head;
+    this.#head = appended.head;
     batch.forEach(({ resolve, reject }, index) => {
-      const outcome = outcomes[index]!;
+      const outcome = appended.outcomes[index]!;
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     });
   }
-
-  #stamp(): string {
-    const at = this.#clock();
-    if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
-      throw new ToolgateError('INVALID_DEFINITION', 'the ledger clock did not return a valid Date');
-    }
-    return at.toISOString();
-  }
-}
-
-async function readHead(client: PoolClient, ledger: string): Promise<ChainHead> {
-  const { rows } = await client.query<{ next_seq: string; hash: string }>(
-    `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = $1`,
-    [ledger],
-  );
-  return headOf(rows[0], ledger);
-}
-
-function headOf(row: { next_seq: string; hash: string } | undefined, ledger: string): ChainHead {
-  if (!row) {
-    throw new ToolgateError(
-      'LEDGER_CORRUPT',
-      `the head row of the ledger "${ledger}" is missing: it was deleted`,
-    );
-  }
-  return { seq: Number(row.next_seq), hash: row.hash };
-}
-
-/**
- * The first of the two round trips of an append transaction: BEGIN, lock the head row, and read the
- * records already stored under the batch's ids. One text of statements, its values quoted by `pg`.
- */
-async function lockHead(
-  client: PoolClient,
-  ledger: string,
-  batch: Pending[],
-): Promise<{ head: ChainHead; known: Map<string, LedgerEvent> }> {
-  const quote = (value: string) => client.escapeLiteral(value);
-  const ids = batch.flatMap(({ draft }) => (draft.id === undefined ? [] : [quote(draft.id)]));
-  const statements = [
-    'BEGIN',
-    `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = ${quote(ledger)} FOR UPDATE`,
-    ...(ids.length > 0
-      ? [`SELECT id, line FROM ${eventsTable} WHERE ledger = ${quote(ledger)} AND id IN (${ids.join(', ')})`]
-      : []),
-  ];
-  const results = (await client.query(statements.join('; '))) as unknown as {
-    rows: Record<string, string>[];
-  }[];
-  const head = headOf(results[1]?.rows[0] as { next_seq: string; hash: string } | undefined, ledger);
-  const known = new Map<string, LedgerEvent>();
-  for (const row of results[2]?.rows ?? []) known.set(row.id!, JSON.parse(row.line!) as LedgerEvent);
-  return { head, known };
-}
-
-/**
- * The second round trip: move the head, insert the records, notify followers, commit. The head moves
- * first: a transaction cut short anywhere leaves neither.
- */
-function insertAndCommit(client: PoolClient, ledger: string, sealed: SealedEvent[], head: ChainHead): string {
-  const quote = (value: string) => client.escapeLiteral(value);
-  const name = quote(ledger);
-  const rows = sealed.map(
-    ({ event, line }) =>
-      `(${name}, ${event.seq}, ${quote(event.id)}, ${quote(event.runId)}, ${quote(event.kind)}, ${quote(event.at)}, ${quote(line)})`,
-  );
-  return [
-    `UPDATE ${headsTable} SET next_seq = ${head.seq}, hash = ${quote(head.hash)} WHERE ledger = ${name}`,
-    `INSERT INTO ${eventsTable} (ledger, seq, id, run_id, kind, at, line) VALUES ${rows.join(', ')}`,
-    `SELECT pg_notify(${quote(notifyChannel)}, ${name})`,
-    'COMMIT',
-  ].join('; ');
 }

@@ -1,23 +1,23 @@
-import {
-  type Approver,
-  type JsonObject,
-  type JsonValue,
-  type Policy,
-  type PolicyDecidedRecord,
-  type Recorder,
-  type ToolCalledRecord,
-  type ToolDescription,
-  type ToolGateOptions,
-  ToolgateError,
-  type ToolgateErrorCode,
-  type ToolOutput,
-  type ToolResolver,
-  type ToolReturnedRecord,
-  toolResult,
+import type {
+  Approver,
+  JsonObject,
+  JsonValue,
+  Policy,
+  PolicyDecidedRecord,
+  Recorder,
+  ToolCalledRecord,
+  ToolDescription,
+  ToolGateOptions,
+  ToolOutput,
+  ToolResolver,
+  ToolReturnedRecord,
 } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '../event.js';
-import { restoreLoneSurrogates, surrogatesReplacedField } from '../well-formed.js';
+import { decisionDifference, returnDifference } from './compare.js';
 import { ReplayPolicy, replayApprover } from './policy.js';
+import { ReplayProgress } from './progress.js';
+import { recordedDuration, recordedError, recordedResult } from './recorded-result.js';
 import {
   callKey,
   canonicalOf,
@@ -25,7 +25,6 @@ import {
   type RecordedCall,
   type Recording,
   readRecording,
-  withoutNote,
 } from './recording.js';
 
 /**
@@ -84,9 +83,8 @@ export class ReplaySession implements ToolResolver {
   readonly approver: Approver | undefined;
   readonly #recording: Recording;
   readonly #tools: Map<string, ToolDescription>;
-  readonly #used = new Map<string, number>();
+  readonly #progress: ReplayProgress;
   readonly #pending: Pending[] = [];
-  #next = 0;
 
   constructor(events: Iterable<LedgerEvent>, options: ReplayOptions = {}) {
     const mode: unknown = options.mode ?? 'strict';
@@ -98,6 +96,7 @@ export class ReplaySession implements ToolResolver {
     }
     this.mode = mode;
     this.#recording = readRecording(events, options.runId);
+    this.#progress = new ReplayProgress(this.#recording.calls);
     this.#tools = new Map(this.#recording.descriptions);
     for (const tool of options.tools ?? []) this.#tools.set(tool.name, tool);
     this.policy = new ReplayPolicy((request) => this.#find(request.tool, request.agent, request.parameters));
@@ -149,20 +148,17 @@ export class ReplaySession implements ToolResolver {
    * result (and its record) says what the recorded one said; undefined when none was recorded.
    */
   recordedDuration(callId: string): number | undefined {
-    const payload = this.#pendingOf(callId)?.recorded?.returned?.payload as
-      | { durationMs?: unknown }
-      | undefined;
-    return typeof payload?.durationMs === 'number' ? payload.durationMs : undefined;
+    return recordedDuration(this.#pendingOf(callId)?.recorded);
   }
 
   /** Throws REPLAY_DIVERGED when the replay diverged, or left recorded calls unmade. */
   assertComplete(): void {
     const first = this.divergences[0];
     if (first) throw new ToolgateError('REPLAY_DIVERGED', first.message);
-    const made = this.mode === 'strict' ? this.#next : [...this.#used.values()].reduce((a, b) => a + b, 0);
+    const made = this.#progress.made;
     const left = this.#recording.calls.length - made;
     if (left > 0) {
-      const next = this.mode === 'strict' ? this.#recording.calls[made] : this.#firstUnmade();
+      const next = this.#progress.firstUnmade();
       throw new ToolgateError(
         'REPLAY_DIVERGED',
         `the replay made ${made} of the ${this.#recording.calls.length} recorded calls; ` +
@@ -175,15 +171,6 @@ export class ReplaySession implements ToolResolver {
    * True for a described tool, and for any tool while a replayed call of it is under way. Without
    * any descriptions, true for every tool the recording called.
    */
-  #firstUnmade(): RecordedCall | undefined {
-    const seen = new Map<string, number>();
-    return this.#recording.calls.find((call) => {
-      const occurrence = (seen.get(call.key) ?? 0) + 1;
-      seen.set(call.key, occurrence);
-      return occurrence > (this.#used.get(call.key) ?? 0);
-    });
-  }
-
   async has(name: string): Promise<boolean> {
     if (this.#tools.has(name) || this.#pending.some((call) => call.tool === name)) return true;
     return this.#tools.size === 0 && this.#recording.toolNames.has(name);
@@ -210,36 +197,15 @@ export class ReplaySession implements ToolResolver {
 
   async call(name: string, parameters: JsonObject): Promise<JsonValue | ToolOutput> {
     const key = canonicalOf(parameters);
-    const index = this.#pending.findIndex((call) => call.tool === name && call.key.endsWith(`\u0000${key}`));
-    const pending = this.#pending[index];
+    const pending = this.#pending.find((call) => call.tool === name && call.key.endsWith(`\u0000${key}`));
     if (pending?.divergence) throw new ToolgateError('REPLAY_DIVERGED', pending.divergence.message);
-    const recorded = pending?.recorded;
-    if (!recorded) {
+    if (!pending?.recorded) {
       throw new ToolgateError(
         'REPLAY_DIVERGED',
         `the replay called "${name}" with ${key}, which the recording never did`,
       );
     }
-    const returned = recorded.returned?.payload as
-      | { isError?: boolean; output?: JsonValue; [surrogatesReplacedField]?: unknown }
-      | undefined;
-    if (!returned) {
-      throw new ToolgateError(
-        'REPLAY_DIVERGED',
-        `the recording ends before the call at seq ${recorded.called.seq} returned; nothing to replay`,
-      );
-    }
-    if (returned.isError) throw recordedError(recorded)!;
-    // What the recorded run saw, lone surrogates and all: the recorder then notes them again.
-    const restored = restoreLoneSurrogates(returned as JsonValue, returned[surrogatesReplacedField]) as {
-      output?: JsonValue;
-      content?: unknown;
-    };
-    // Recorded content parts come back as they were recorded: the same text, the same base64 bytes.
-    if (Array.isArray(restored.content)) {
-      return toolResult({ output: restored.output ?? null, content: restored.content });
-    }
-    return restored.output ?? null;
+    return recordedResult(pending.recorded);
   }
 
   /**
@@ -252,9 +218,7 @@ export class ReplaySession implements ToolResolver {
     if (pending) return pending.recorded;
     // A pre-flight check (`AgentHandle.check`) asks before its call begins: it gets the verdict of
     // the next recorded call of that key not made yet, so a replayed `ask` is asked again.
-    if (this.mode === 'strict')
-      return this.#recording.calls.slice(this.#next).find((call) => call.key === key);
-    return this.#recording.calls.filter((call) => call.key === key)[this.#used.get(key) ?? 0];
+    return this.#progress.upcoming(key);
   }
 
   #diverge(seq: number, message: string): Divergence {
@@ -270,7 +234,7 @@ export class ReplaySession implements ToolResolver {
     let recorded: RecordedCall | undefined;
     let divergence: Divergence | undefined;
     if (this.mode === 'strict') {
-      const expected = calls[this.#next];
+      const expected = this.#progress.inOrder;
       if (!expected) {
         const end = calls.at(-1)?.returned?.seq ?? calls.at(-1)?.called.seq ?? -1;
         this.#diverge(end + 1, `agent "${agent}" called "${tool}", but the recording has no more calls`);
@@ -278,73 +242,38 @@ export class ReplaySession implements ToolResolver {
         this.#diverge(expected.called.seq, differenceOf(expected, agent, tool, parameters));
       }
       recorded = expected;
-      this.#next++;
     } else {
-      const occurrence = this.#used.get(key) ?? 0;
-      recorded = calls.filter((call) => call.key === key)[occurrence];
-      if (recorded) this.#used.set(key, occurrence + 1);
-      else {
+      recorded = this.#progress.upcoming(key);
+      if (!recorded) {
         const end = calls.at(-1)?.called.seq ?? -1;
         divergence = this.#diverge(
           end + 1,
           `agent "${agent}" called "${tool}" with ${canonicalOf(parameters ?? {})} ` +
-            `(occurrence ${occurrence + 1}), which the recording has no result for`,
+            `(occurrence ${this.#progress.occurrences(key) + 1}), which the recording has no result for`,
         );
       }
     }
+    if (recorded) this.#progress.take(recorded);
     this.#pending.push({ callId, key, tool, recorded, divergence });
   }
 
   #decided(record: PolicyDecidedRecord): void {
     const recorded = this.#pendingOf(record.callId)?.recorded;
     if (this.mode !== 'strict' || !recorded) return;
-    const { callId: _callId, agent: _agent, ...now } = record;
-    const was = recorded.decided?.payload as { callId?: string } | undefined;
-    if (!was)
-      return void this.#diverge(
-        recorded.called.seq,
-        `policy decided ${canonicalOf(now)}, but the recording has no decision for this call`,
-      );
-    const { callId: _was, ...wasRest } = withoutNote(was);
-    if (canonicalOf(wasRest) !== canonicalOf(now)) {
-      this.#diverge(
-        recorded.decided!.seq,
-        `policy decided ${canonicalOf(now)} instead of ${canonicalOf(wasRest)}`,
-      );
-    }
+    const difference = decisionDifference(recorded, record);
+    if (difference) this.#diverge(difference.seq, difference.message);
   }
 
   #returned(record: ToolReturnedRecord): void {
     const index = this.#pending.findIndex((call) => call.callId === record.callId);
-    const pending = this.#pending[index];
+    const recorded = this.#pending[index]?.recorded;
     if (index >= 0) this.#pending.splice(index, 1);
-    const recorded = pending?.recorded;
-    if (this.mode !== 'strict' || !recorded?.returned) return;
-    const { callId: _callId, agent: _agent, ...returned } = record;
-    const { callId: _was, ...was } = withoutNote(recorded.returned.payload as { callId?: string });
-    const now: Record<string, unknown> = { ...returned };
-    // a ledger written before durations were recorded has none to compare
-    if (!('durationMs' in was)) delete now.durationMs;
-    if (canonicalOf(was) !== canonicalOf(now)) {
-      this.#diverge(
-        recorded.returned.seq,
-        `the call returned ${canonicalOf(now)} instead of ${canonicalOf(was)}`,
-      );
-    }
+    if (this.mode !== 'strict' || !recorded) return;
+    const difference = returnDifference(recorded, record);
+    if (difference) this.#diverge(difference.seq, difference.message);
   }
 
   #pendingOf(callId: string): Pending | undefined {
     return this.#pending.find((call) => call.callId === callId);
   }
-}
-
-function recordedError(recorded: RecordedCall): ToolgateError | undefined {
-  const payload = recorded.returned?.payload as
-    | { isError?: boolean; error?: { code: string; message: string }; [surrogatesReplacedField]?: unknown }
-    | undefined;
-  const restored =
-    payload &&
-    (restoreLoneSurrogates(payload as JsonValue, payload[surrogatesReplacedField]) as typeof payload);
-  if (!restored?.isError || !restored.error) return undefined;
-  return new ToolgateError(restored.error.code as ToolgateErrorCode, restored.error.message);
 }
