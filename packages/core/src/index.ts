@@ -90,4 +90,4 @@ export {
   toolNamePattern,
 } from './tool.js';
 export type { ToolCall, ToolResult } from './tool-result.js';
-export { formatIssues } from './zod-issues.js';
+export { formatIssue, formatIssuePath, formatIssues, type ZodIssue } from './zod-issues.js';

@@ -42,4 +42,22 @@ describe('tool schemas are plain JSON Schema', () => {
     expect(plain).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
     expect(Object.getOwnPropertyNames(plain)).toEqual(['type', 'properties']);
   });
+
+  it("gives a resolver's tool the same plain schema: no ~standard, function or symbol reaches a prompt", async () => {
+    const properties = { a: { type: 'string', f: () => 1, s: Symbol('s') }, e: { enum: ['x', () => 1] } };
+    const inputSchema = { type: 'object', properties };
+    Object.defineProperty(inputSchema, '~standard', { value: { vendor: 'zod' }, enumerable: true });
+    const registry = new ToolRegistry().setResolver({
+      has: async (name) => name === 'remote',
+      describe: async (name) => ({ name, description: 'A remote tool.', inputSchema }),
+      call: async () => null,
+    });
+    const handle = new ToolGate(registry).forAgent({ name: 'a', tools: ['remote'] });
+    const [described] = await handle.toolSchemas();
+    expect(described?.inputSchema).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, e: { enum: ['x', null] } },
+    });
+    expect(hasStandardKey(described)).toBe(false);
+  });
 });

@@ -15,16 +15,26 @@ export function plainSchema(schema: JsonSchema): JsonSchema {
 
 function plainValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => (isDropped(item) ? null : plainValue(item)));
+  if (Array.isArray(value)) return value.map((item) => (notJson(item) ? null : plainValue(item)));
   const plain: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
-    if (key === standardKey || isDropped(child)) continue;
+    if (notSchemaField(key, child)) continue;
     plain[key] = plainValue(child);
   }
   return plain;
 }
 
-function isDropped(value: unknown): boolean {
+/**
+ * True for a field a plain JSON Schema never holds: the `~standard` key, or a value that is a
+ * function, a symbol or `undefined`. Shared with the prompt cleaner of tool descriptions.
+ * @internal
+ */
+export function notSchemaField(key: string, value: unknown): boolean {
+  return key === standardKey || notJson(value);
+}
+
+/** True for a value JSON cannot hold (an array item of this kind becomes `null`). @internal */
+export function notJson(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }

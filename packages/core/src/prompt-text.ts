@@ -1,3 +1,4 @@
+import { notJson, notSchemaField } from './plain-schema.js';
 import type { JsonSchema, ToolDescription } from './tool.js';
 
 /** How long a tool description, and a description or title inside its schema, may be in a prompt. */
@@ -59,10 +60,10 @@ export function promptDescription(tool: ToolDescription): ToolDescription {
 function cleanSchema(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (depth > promptTextLimits.maxSchemaDepth) return {};
-  if (Array.isArray(value)) return value.map((item) => cleanSchema(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => (notJson(item) ? null : cleanSchema(item, depth + 1)));
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key, child]) => key !== '~standard' && typeof child !== 'function' && child !== undefined)
+      .filter(([key, child]) => !notSchemaField(key, child))
       .map(([key, child]) => [
         key,
         (key === 'description' || key === 'title') && typeof child === 'string'

@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
+import {
+  formatIssue,
+  formatIssuePath,
+  messageOf,
+  type Policy,
+  parsePolicy,
+  parsePolicyText,
+  ToolgateError,
+} from '@toolgate/core';
 import { isPostgresUrl } from '@toolgate/ledger';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
@@ -108,7 +116,9 @@ function resolveConfig(
   policyText: string | undefined,
 ): GatewayConfig {
   const expand = (value: string, path: readonly PropertyKey[]) =>
-    expandVariables(value, env, (message) => fault(source, lineAt(path), `${pathText(path)}: ${message}`));
+    expandVariables(value, env, (message) =>
+      fault(source, lineAt(path), `${formatIssuePath(path)}: ${message}`),
+    );
   const servers: McpServerConfig[] = Object.entries(file.servers).map(([name, server]) => {
     const at = ['servers', name];
     const common = {
@@ -206,22 +216,9 @@ function issuesFault(source: string, error: z.ZodError, lineAt: CheckedText['lin
   const messages = error.issues.slice(0, 5).map((issue) => {
     const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
     const line = lineAt(issue.path, unknownKey);
-    const what =
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
-        : issue.message;
-    return `${source}${line === undefined ? '' : `:${line}`}: ${pathText(issue.path)}: ${what}`;
+    return `${source}${line === undefined ? '' : `:${line}`}: ${formatIssue(issue)}`;
   });
   return new ToolgateError('INVALID_DEFINITION', `the gateway config is not valid:\n${messages.join('\n')}`);
-}
-
-function pathText(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(top level)';
-  return path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
-    )
-    .join('');
 }
 
 function fault(source: string, line: number | undefined, message: string): ToolgateError {

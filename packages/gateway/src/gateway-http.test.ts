@@ -137,6 +137,35 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
     expect(rebinding).toBe(403);
   });
 
+  it('refuses a body over the cap with 413 and Connection: close, so the rest of the upload is never read', async () => {
+    const url = new URL(gateway.url);
+    const refused = await new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const sent = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${tokens.desktop}`,
+              'content-type': 'application/json',
+              'content-length': String(2 * 1024 * 1024), // over the default 1 MiB cap; only a little is sent
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
+            sent.destroy();
+          },
+        );
+        sent.on('error', reject);
+        sent.write('{"jsonrpc":"2.0",');
+      },
+    );
+    expect(refused).toEqual({ status: 413, connection: 'close' });
+  });
+
   it('asks over HTTP by elicitation, and denies saying why to a client that cannot be asked', async () => {
     const approving = await connect(tokens.desktop, 'approve');
     const approved = await approving.callTool({ name: 'ev__echo', arguments: { message: 'over http' } });

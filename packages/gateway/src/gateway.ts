@@ -45,12 +45,17 @@ export class Gateway {
   readonly #log: (line: string) => void;
   readonly #callIds: () => string;
   #config: GatewayConfig;
-  #grants = new Map<string, (tool: string) => boolean>();
+  #grants: Map<string, (tool: string) => boolean>;
   #closed = false;
 
   private constructor(
     config: GatewayConfig,
-    parts: { resolver: MCPResolver; store: LedgerStore; recorder: LedgerRecorder },
+    parts: {
+      resolver: MCPResolver;
+      store: LedgerStore;
+      recorder: LedgerRecorder;
+      log: (line: string) => void;
+    },
     options: GatewayOptions,
   ) {
     this.#config = config;
@@ -58,7 +63,7 @@ export class Gateway {
     this.store = parts.store;
     this.recorder = parts.recorder;
     this.registry = new ToolRegistry().setResolver(parts.resolver);
-    this.#log = options.log ?? ((line) => process.stderr.write(`toolgate-gateway: ${line}\n`));
+    this.#log = parts.log;
     this.#callIds = options.callIds ?? (() => randomUUID());
     this.#grants = grantsOf(config);
   }
@@ -67,7 +72,7 @@ export class Gateway {
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
     const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
-    const log = options.log ?? ((line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`));
+    const log = options.log ?? stderrLog;
     let resolver: MCPResolver;
     try {
       resolver = await MCPResolver.connect(config.servers, {
@@ -78,7 +83,7 @@ export class Gateway {
       await store.close();
       throw error;
     }
-    const gateway = new Gateway(config, { resolver, store, recorder }, { ...options, log });
+    const gateway = new Gateway(config, { resolver, store, recorder, log }, options);
     try {
       gateway.#approveAll(config.approve);
       await recorder.record('gateway.started', 'gateway', {
@@ -187,6 +192,10 @@ export class Gateway {
       }
     }
   }
+}
+
+function stderrLog(line: string): void {
+  process.stderr.write(`toolgate-gateway: ${line}\n`);
 }
 
 function grantsOf(config: GatewayConfig): Map<string, (tool: string) => boolean> {

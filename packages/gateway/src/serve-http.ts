@@ -7,6 +7,7 @@ import {
   type HttpServeOptions,
   listenGuarded,
   readJsonBody,
+  sendBodyError,
   sendJsonRpcError,
 } from '@toolgate/mcp-server';
 import type { GatewayConfig } from './config-load.js';
@@ -75,12 +76,7 @@ export async function serveGatewayHttp(
           body = await readJsonBody(request, maxBodyBytes);
         } catch (error) {
           if (!(error instanceof BodyError)) throw error;
-          return sendJsonRpcError(
-            response,
-            error.status,
-            error.status === 400 ? -32700 : -32000,
-            error.message,
-          );
+          return sendBodyError(response, error);
         }
       }
       const id = request.headers['mcp-session-id'];

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultAllowedHosts, defaultAllowedOrigins, refuseRequest } from './http-guard.js';
+import type { BodyError } from './read-body.js';
 
 /** Where {@link listenGuarded} binds, and what its guard accepts. */
 export interface GuardedListenOptions {
@@ -112,4 +113,18 @@ export function sendJsonRpcError(
     'Content-Length': Buffer.byteLength(body),
   });
   response.end(body);
+}
+
+/**
+ * Answers a request whose body {@link readJsonBody} refused: a body that is not JSON as a JSON-RPC
+ * parse error (400); an oversized one (413) with `Connection: close` as well, so the rest of the
+ * upload is never read.
+ *
+ * @example
+ * try { body = await readJsonBody(request, maxBodyBytes); }
+ * catch (error) { if (error instanceof BodyError) return sendBodyError(response, error); throw error; }
+ */
+export function sendBodyError(response: ServerResponse, error: BodyError): void {
+  if (error.status === 413) response.setHeader('Connection', 'close');
+  sendJsonRpcError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
 }

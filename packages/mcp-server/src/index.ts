@@ -19,6 +19,7 @@ export {
   type GuardedListener,
   type GuardedListenOptions,
   listenGuarded,
+  sendBodyError,
   sendJsonRpcError,
 } from './http-listen.js';
 export { progressNotifier } from './progress-notifier.js';

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { listenGuarded, sendJsonRpcError } from './http-listen.js';
+import { listenGuarded, sendBodyError, sendJsonRpcError } from './http-listen.js';
 import { BodyError, readJsonBody } from './read-body.js';
 
 /** What {@link serveHttp} takes. */
@@ -65,8 +65,7 @@ export async function serveHttp(
       body = await readJsonBody(request, maxBodyBytes);
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
-      if (error.status === 413) response.setHeader('Connection', 'close');
-      return sendJsonRpcError(response, error.status, error.status === 400 ? -32700 : -32000, error.message);
+      return sendBodyError(response, error);
     }
     const mcp = createMcpServer();
     const transport = new StreamableHTTPServerTransport({
