@@ -114,6 +114,16 @@ export interface ExecOptions {
   onOutput?: (output: { stream: 'stdout' | 'stderr'; text: string }) => void;
 }
 
+/** A sandbox limit a command ran into (see `SandboxLimits`), or the output cap. */
+export interface ExecLimit {
+  /** Which limit: the option that sets it. */
+  name: 'processes' | 'memoryBytes' | 'fileBytes' | 'cpuSeconds' | 'tmpBytes' | 'outputBytes';
+  /** Its value: a count, bytes or seconds. */
+  value: number;
+  /** What happened and what to do, for a person or a model. */
+  message: string;
+}
+
 /** What a command did. A non-zero exit is data, not an error. */
 export interface ExecResult {
   /** The exit code, or null when a signal ended it. */
@@ -128,6 +138,8 @@ export interface ExecResult {
   stdoutOmittedBytes: number;
   /** Bytes of stderr beyond the environment's output cap, not kept. */
   stderrOmittedBytes: number;
+  /** The limit the command most likely ran into, when it ended over one (sandboxes only). */
+  limit?: ExecLimit;
 }
 
 /** An HTTP request. Only `http:` and `https:` URLs are accepted. */

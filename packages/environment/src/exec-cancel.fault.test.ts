@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Environment } from './environment.js';
 import { LocalEnvironment } from './local-environment.js';
-import { SandboxEnvironment } from './sandbox-environment.js';
-import { makeWorld, type TempWorld } from './testing/index.js';
+import { SandboxEnvironment } from './sandbox/index.js';
+import { giveToSandboxUser, makeWorld, type TempWorld } from './testing/index.js';
 
 let world: TempWorld;
 beforeEach(() => {
@@ -36,7 +36,13 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 const environments: [string, () => Environment][] = [
   ['LocalEnvironment', () => new LocalEnvironment({ root: world.root })],
-  ['SandboxEnvironment', () => new SandboxEnvironment({ root: world.root })],
+  [
+    'SandboxEnvironment',
+    () => {
+      giveToSandboxUser(world.root);
+      return new SandboxEnvironment({ root: world.root });
+    },
+  ],
 ];
 
 describe.each(environments)('%s exec with a signal', (_name, make) => {

@@ -12,6 +12,7 @@ export type {
   DirectoryListing,
   EntryType,
   Environment,
+  ExecLimit,
   ExecOptions,
   ExecResult,
   FetchRequest,
@@ -35,5 +36,15 @@ export {
   type MemoryEnvironmentOptions,
 } from './memory-environment.js';
 export type { FileTree } from './memory-tree.js';
-export { SandboxEnvironment, type SandboxEnvironmentOptions } from './sandbox-environment.js';
+export {
+  defaultProtectedPaths,
+  type ProtectedPathsOption,
+} from './protected-paths.js';
+export {
+  defaultSandboxLimits,
+  SandboxEnvironment,
+  type SandboxEnvironmentOptions,
+  type SandboxLimits,
+  type SandboxUser,
+} from './sandbox/index.js';
 export { type SearchEngine, searchDefaults } from './search-prepare.js';

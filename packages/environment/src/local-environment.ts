@@ -24,6 +24,13 @@ import { globLocal } from './local-glob.js';
 import { resolveLocalPath } from './local-resolve.js';
 import { searchLocal } from './local-search.js';
 import { outsideRoot, pathKeptChanging } from './path-rules.js';
+import {
+  isProtected,
+  type ProtectedPathsOption,
+  protectedPathList,
+  protectedPathRefused,
+  withGitDirectories,
+} from './protected-paths.js';
 import { type SearchEngine, searchDefaults } from './search-prepare.js';
 import { hostAllowList } from './url-rules.js';
 
@@ -72,6 +79,11 @@ export interface LocalEnvironmentOptions {
    * running the JavaScript engine is terminated, and the search fails with TIMEOUT. Default 30,000.
    */
   searchTimeoutMs?: number;
+  /**
+   * Workspace paths `writeFile` refuses (PERMISSION_DENIED), and a sandbox keeps read-only to its
+   * commands: {@link defaultProtectedPaths}, with paths added (`true`) or opted out (`false`).
+   */
+  protectedPaths?: ProtectedPathsOption;
 }
 
 /**
@@ -90,6 +102,7 @@ export class LocalEnvironment implements Environment {
   readonly #commandEnv: Record<string, string>;
   readonly #network: NetworkRules;
   readonly #confinedRoot: ConfinedRoot;
+  readonly #protected: readonly string[];
 
   constructor(options: LocalEnvironmentOptions) {
     let root: string;
@@ -108,6 +121,7 @@ export class LocalEnvironment implements Environment {
     this.root = root;
     this.#confinedRoot = describeRoot(root, rootStats);
     this.#options = options;
+    this.#protected = protectedPathList(options.protectedPaths);
     this.#commandEnv = scrubbedEnvironment(options.inheritEnv ?? defaultInheritedVariables, options.env);
     this.#network = {
       isAllowed: hostAllowList(options.allowHosts),
@@ -155,7 +169,19 @@ export class LocalEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<WriteResult> {
-    return this.#withConfined(path, (target) => writeLocalFile(this.#confinedRoot, target, content));
+    return this.#withConfined(path, (target) => {
+      const entry = isProtected(target.path, this.protectedPaths());
+      if (entry !== undefined) throw protectedPathRefused(target.path, entry);
+      return writeLocalFile(this.#confinedRoot, target, content);
+    });
+  }
+
+  /**
+   * The workspace-relative paths writes are refused under, as of now: the configured list, plus the
+   * git directory a `.git` file points to when it lies inside the root.
+   */
+  protectedPaths(): readonly string[] {
+    return withGitDirectories(this.root, this.#protected);
   }
 
   async listDirectory(path = '.'): Promise<DirectoryListing> {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolgateError } from '@toolgate/core';
 import type { ExecOptions, ExecResult } from './environment.js';
+import { commandStdio } from './exec-descriptors.js';
 import {
   callMarkerVariable,
   killCallProcesses,
@@ -61,7 +62,7 @@ export function execCommand(
   command: string,
   options: ExecOptions,
   settings: CommandSettings,
-  where: { cwd: string; env: Record<string, string>; prefix?: readonly string[] },
+  where: Pick<RunCommandOptions, 'cwd' | 'env' | 'prefix'>,
 ): Promise<ExecResult> {
   if (typeof command !== 'string' || command.trim() === '') {
     return Promise.reject(new ToolgateError('COMMAND_FAILED', 'the command is empty; pass a command line'));
@@ -126,7 +127,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       cwd: options.cwd,
       env: { ...options.env, [callMarkerVariable]: marker },
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: commandStdio(),
     });
   } catch (error) {
     throw commandFailed(command, error);

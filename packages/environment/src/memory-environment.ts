@@ -26,6 +26,12 @@ import {
   pathMatcher,
   relativePosix,
 } from './path-rules.js';
+import {
+  isProtected,
+  type ProtectedPathsOption,
+  protectedPathList,
+  protectedPathRefused,
+} from './protected-paths.js';
 import { jobOptions } from './search-job.js';
 import { prepareSearch, searchDefaults } from './search-prepare.js';
 import { searchOffThread } from './search-thread.js';
@@ -56,6 +62,8 @@ export interface MemoryEnvironmentOptions {
   allowHosts?: readonly string[];
   /** Deadline of one content search (run on a worker thread), in milliseconds. Default 30,000. */
   searchTimeoutMs?: number;
+  /** Paths `writeFile` refuses, as for {@link LocalEnvironmentOptions.protectedPaths}. */
+  protectedPaths?: ProtectedPathsOption;
 }
 
 /**
@@ -75,12 +83,14 @@ export class MemoryEnvironment implements Environment {
   readonly #tree: MemoryTree;
   readonly #options: MemoryEnvironmentOptions;
   readonly #isAllowed: (hostname: string, port: number) => boolean;
+  readonly #protected: readonly string[];
 
   constructor(options: MemoryEnvironmentOptions = {}) {
     this.root = posix.resolve(options.root ?? '/workspace');
     this.#tree = new MemoryTree(options.files);
     this.#options = options;
     this.#isAllowed = hostAllowList(options.allowHosts);
+    this.#protected = protectedPathList(options.protectedPaths);
   }
 
   /** Every file, as `{ path: content }` sorted by path. */
@@ -118,6 +128,8 @@ export class MemoryEnvironment implements Environment {
 
   async writeFile(path: string, content: string): Promise<WriteResult> {
     const relative = await this.#confine(path);
+    const entry = isProtected(relative, this.#protected);
+    if (entry !== undefined) throw protectedPathRefused(relative, entry);
     const created = !this.#tree.files.has(relative);
     this.#tree.write(relative, content);
     return { path: relative, bytes: Buffer.byteLength(content, 'utf8'), created };

@@ -7,6 +7,11 @@
  * @module
  */
 export { type LocalServer, startServer } from './http-server.js';
-export { processesWithArgument, sandboxSkipReason } from './sandbox-support.js';
+export {
+  giveToSandboxUser,
+  processesWithArgument,
+  sandboxSkipReason,
+  sandboxTestUser,
+} from './sandbox-support.js';
 export { type Swapper, startSwapper } from './swapper.js';
 export { makeWorld, type TempWorld } from './world.js';

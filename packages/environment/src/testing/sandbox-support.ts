@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lchownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { messageOf } from '@toolgate/core';
-import { SandboxEnvironment } from '../sandbox-environment.js';
+import { SandboxEnvironment } from '../sandbox/index.js';
 
 let reason: string | null | undefined;
 
@@ -17,6 +17,7 @@ export function sandboxSkipReason(): string | undefined {
   if (reason === undefined) {
     const root = mkdtempSync(join(tmpdir(), 'toolgate-sandbox-probe-'));
     try {
+      giveToSandboxUser(root);
       new SandboxEnvironment({ root });
       reason = null;
     } catch (error) {
@@ -49,4 +50,24 @@ export function processesWithArgument(argument: string): number[] {
     }
   }
   return found;
+}
+
+/** The user a root test process's sandboxes run as by default (`nobody`). */
+export const sandboxTestUser = { uid: 65534, gid: 65534 };
+
+/**
+ * Makes a test workspace the sandbox's to write when this process is root: everything under `path`
+ * (symlinks themselves, not their targets) given to {@link sandboxTestUser}. As root a sandbox runs commands as the workspace's owner, never as root. Does
+ * nothing for an unprivileged process, whose sandboxes run as itself.
+ */
+export function giveToSandboxUser(path: string): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = sandboxTestUser;
+  const walk = (current: string) => {
+    const stats = lstatSync(current);
+    lchownSync(current, uid, gid);
+    if (stats.isSymbolicLink() || !stats.isDirectory()) return;
+    for (const entry of readdirSync(current)) walk(join(current, entry));
+  };
+  walk(path);
 }

@@ -1,19 +1,21 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SandboxEnvironment } from './sandbox-environment.js';
 import {
+  giveToSandboxUser,
   type LocalServer,
   makeWorld,
   processesWithArgument,
   sandboxSkipReason,
   startServer,
   type TempWorld,
-} from './testing/index.js';
+} from '../testing/index.js';
+import { SandboxEnvironment } from './sandbox-environment.js';
 
 let world: TempWorld;
 beforeEach(() => {
   world = makeWorld();
+  giveToSandboxUser(world.root);
 });
 afterEach(() => world.cleanup());
 
