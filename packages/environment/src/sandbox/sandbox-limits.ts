@@ -110,9 +110,7 @@ export function limitReached(
   const signal = result.signal ?? shellSignals[result.exitCode ?? -1];
   const tail = result.stderr.slice(-4096);
   const found = evidence.find(
-    (sign) =>
-      (sign.signal !== undefined && signal === sign.signal) ||
-      sign.pattern?.test(tail) === true,
+    (sign) => (sign.signal !== undefined && signal === sign.signal) || sign.pattern?.test(tail) === true,
   )?.limit;
   const name =
     found ?? (result.stdoutOmittedBytes + result.stderrOmittedBytes > 0 ? 'outputBytes' : undefined);
