@@ -34,10 +34,9 @@ function beyondStdio(listing: string): string[] {
 }
 
 describe.skipIf(sandboxSkipReason() !== undefined)('descriptors a command inherits', () => {
-  it.each([
-    ['this process', undefined],
-    ...(isRoot ? [['an unprivileged user (nobody)', sandboxTestUser] as const] : []),
-  ])(
+  const users: Array<[string, { uid: number; gid: number } | undefined]> = [['this process', undefined]];
+  if (isRoot) users.push(['an unprivileged user (nobody)', sandboxTestUser]);
+  it.each(users)(
     'nothing but stdin, stdout and stderr reaches a command, run as %s, with a directory at fd 30',
     async (_who, user) => {
       const run = await runScript(script, [], { descriptors: { 30: secrets }, ...(user ? { user } : {}) });

@@ -11,7 +11,7 @@ const root = mkdtempSync(join(tmpdir(), 'toolgate-fd-'));
 try {
   giveToSandboxUser(root);
   const attack =
-    'cat /proc/self/fd/30/secret.txt; for f in /proc/self/fd/*; do echo "${f##*/} $(readlink "$f")"; done';
+    'cat /proc/self/fd/30/secret.txt; for f in /proc/self/fd/*; do echo "$(basename "$f") $(readlink "$f")"; done';
   const results: Record<string, unknown> = { parent: readdirSync('/proc/self/fd/30') };
   for (const [name, environment] of [
     ['local', new LocalEnvironment({ root })],
