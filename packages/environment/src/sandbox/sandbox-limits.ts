@@ -10,7 +10,10 @@ export interface SandboxLimits {
    * user), counted over every process of that host user. Default 1,024.
    */
   processes?: number;
-  /** Address space of each process (RLIMIT_AS; cgroups are not used). Default 8 GiB. */
+  /**
+   * Address space of each process (RLIMIT_AS; cgroups are not used). Default 16 GiB: address space,
+   * not memory used, and V8 reserves about 10 GiB for each WebAssembly memory.
+   */
   memoryBytes?: number;
   /** The largest file a process may write (RLIMIT_FSIZE). Default 1 GiB. */
   fileBytes?: number;
@@ -23,7 +26,7 @@ export interface SandboxLimits {
 /** The defaults of {@link SandboxLimits}. */
 export const defaultSandboxLimits: Readonly<Required<SandboxLimits>> = Object.freeze({
   processes: 1024,
-  memoryBytes: 8 * 1024 ** 3,
+  memoryBytes: 16 * 1024 ** 3,
   fileBytes: 1024 ** 3,
   cpuSeconds: 600,
   tmpBytes: 256 * 1024 ** 2,

@@ -41,13 +41,49 @@ export async function procAttack(environment: Environment): Promise<ProcAttack> 
   return { uid: Number(pick('uid ')[0]), opened: pick('opened '), writable: pick('writable ') };
 }
 
+/** Small limits, so each attack reaches its own quickly. */
+export const smallLimits = {
+  processes: 64,
+  memoryBytes: 256 * 1024 * 1024,
+  fileBytes: 1024 * 1024,
+  cpuSeconds: 1,
+  tmpBytes: 8 * 1024 * 1024,
+};
+
+/** The attacks on the limits, by the limit each should end on. */
+export const limitAttacks: Record<string, string> = {
+  processes: 'bomb() { bomb | bomb & }; bomb; sleep 1',
+  memoryBytes: 'dd if=/dev/zero of=/dev/null bs=400M count=1',
+  // Files each under fileBytes, together past tmpBytes.
+  tmpBytes: 'for i in $(seq 1 20); do head -c 900000 /dev/zero > /tmp/filler-$i || exit 1; done',
+  fileBytes: 'head -c 2000000 /dev/zero > big.bin',
+  cpuSeconds: 'while :; do :; done',
+};
+
+/**
+ * Runs each of {@link limitAttacks} in `environment` (built with {@link smallLimits}), one after
+ * another, then an ordinary command: the name of the limit each ended on, and the last one's output.
+ */
+export async function runLimitAttacks(environment: Environment): Promise<Record<string, string | undefined>> {
+  const ended: Record<string, string | undefined> = {};
+  for (const [name, command] of Object.entries(limitAttacks)) {
+    ended[name] = (await environment.exec(command, { timeoutMs: 60_000 })).limit?.name;
+  }
+  ended.after = (await environment.exec('echo answered')).stdout;
+  return ended;
+}
+
 // Run as a script (`… sandbox-attacks.ts proc`), by a test, as an unprivileged user: the attack in a
 // workspace of that user's own, printed as JSON.
-if (process.argv[2] === 'proc') {
+if (process.argv[2] === 'proc' || process.argv[2] === 'limits') {
   const root = mkdtempSync(join(tmpdir(), 'toolgate-attack-'));
   try {
     giveToSandboxUser(root);
-    console.log(JSON.stringify(await procAttack(new SandboxEnvironment({ root }))));
+    const found =
+      process.argv[2] === 'proc'
+        ? await procAttack(new SandboxEnvironment({ root }))
+        : await runLimitAttacks(new SandboxEnvironment({ root, limits: smallLimits }));
+    console.log(JSON.stringify(found));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
