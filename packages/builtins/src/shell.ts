@@ -13,8 +13,8 @@ export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
 }
 
 /**
- * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr }`: runs a
- * command line in the workspace. A non-zero exit is output, not an error. Not parallel-safe.
+ * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr, limit? }`: runs a
+ * command line in the workspace (`limit`: the sandbox limit it ran into, when it ran into one). A non-zero exit is output, not an error. Not parallel-safe.
  * Cancelling the call kills the command with everything it started; its output is reported as
  * progress as it arrives (`progress`: characters so far, `message`: the new text).
  */
@@ -51,6 +51,8 @@ export function shellTool(environment: Environment, options: ShellOptions) {
         timedOut: result.timedOut,
         stdout: capField(result.stdout, options.maxOutputChars, result.stdoutOmittedBytes),
         stderr: capField(result.stderr, options.maxOutputChars, result.stderrOmittedBytes),
+        // A sandbox limit the command ran into, named, with what to do (see SandboxLimits).
+        ...(result.limit ? { limit: result.limit } : {}),
       };
     },
   });

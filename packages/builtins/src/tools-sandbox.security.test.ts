@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxEnvironment } from '@toolgate/environment';
 import {
+  giveToSandboxUser,
   type LocalServer,
   makeWorld,
   processesWithArgument,
@@ -28,6 +29,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
     let agent: ReturnType<typeof builtinAgent>;
     beforeAll(async () => {
       world = makeWorld();
+      giveToSandboxUser(world.root);
       server = await startServer((_request, response) => response.end('internal'));
       agent = builtinAgent(new SandboxEnvironment({ root: world.root }));
     });
@@ -91,6 +93,37 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
       expect(output).toMatchObject({ exitCode: 0, stdout: 'started\n' });
       expect(await until(() => processesWithArgument(cleared).length === 0)).toBe(true);
       expect(await until(() => processesWithArgument(daemon).length === 0)).toBe(true);
+    }, 90_000);
+
+    it('refuses write_file to .git/config and .envrc, naming protectedPaths, and shell cannot plant them', async () => {
+      for (const path of ['.git/config', '.envrc', '.vscode/tasks.json']) {
+        const refused = await agent.callTool('write_file', { path, content: 'planted' });
+        expect(refused).toMatchObject({
+          isError: true,
+          error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('protectedPaths') },
+        });
+      }
+      const shell = outputOf(
+        await agent.callTool('shell', { command: 'mkdir -p .git/hooks; echo x > .envrc; echo ok' }),
+      );
+      expect(shell.stdout).toBe('ok\n');
+      expect(shell.stderr).toMatch(/Read-only file system|Is a directory/);
+      expect(existsSync(join(world.root, '.envrc'))).toBe(false);
+      expect(existsSync(join(world.root, '.git'))).toBe(false);
+    });
+
+    it('runs shell as no root user, and reports the limit a fork bomb ran into, then answers', async () => {
+      const limited = builtinAgent(new SandboxEnvironment({ root: world.root, limits: { processes: 64 } }));
+      const who = outputOf(await limited.callTool('shell', { command: 'id -u' }));
+      expect(who.stdout).not.toBe('0\n');
+      const bomb = outputOf(
+        await limited.callTool('shell', { command: 'bomb() { bomb | bomb & }; bomb; sleep 1' }),
+      );
+      expect(bomb.limit).toMatchObject({ name: 'processes', value: 64 });
+      expect(bomb.limit.message).toContain('limits.processes');
+      expect(outputOf(await limited.callTool('shell', { command: 'echo answered' })).stdout).toBe(
+        'answered\n',
+      );
     }, 90_000);
   },
 );

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  giveToSandboxUser,
   type LocalServer,
   makeWorld,
   processesWithArgument,
@@ -23,7 +24,15 @@ const unique = () => `${3000 + Math.floor(Math.random() * 1000)}.${Math.floor(Ma
 
 interface Structured {
   isError?: boolean;
-  structuredContent?: { code?: string; exitCode?: number | null; stdout?: string; timedOut?: boolean };
+  structuredContent?: {
+    code?: string;
+    exitCode?: number | null;
+    stdout?: string;
+    stderr?: string;
+    timedOut?: boolean;
+    limit?: { name: string };
+  };
+  content?: Array<{ type: string; text?: string }>;
 }
 
 describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, attacked over MCP', () => {
@@ -51,6 +60,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
 
   beforeAll(async () => {
     world = makeWorld();
+    giveToSandboxUser(world.root);
     server = await startServer((_request, response) => response.end('internal'));
     sandboxed = await connect('--sandbox');
   });
@@ -104,6 +114,44 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
     expect(await until(() => processesWithArgument(cleared).length > 0)).toBe(true);
     expect((await call).structuredContent).toMatchObject({ timedOut: true, exitCode: null });
     expect(await until(() => processesWithArgument(cleared).length === 0)).toBe(true);
+  }, 90_000);
+
+  it('runs shell as no root user: /proc/sys/kernel/core_pattern does not open for writing', async () => {
+    const probe = await shell(sandboxed, 'id -u; (: >> /proc/sys/kernel/core_pattern) && echo opened');
+    expect(probe.structuredContent?.stdout).not.toMatch(/^0$|opened/m);
+    expect(probe.structuredContent?.stderr).toMatch(
+      /core_pattern: (Permission denied|Read-only file system)/,
+    );
+  });
+
+  it('keeps .git read-only to shell and refuses write_file to it, naming protectedPaths', async () => {
+    const planted = await shell(
+      sandboxed,
+      'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit; echo done',
+    );
+    expect(planted.structuredContent?.stdout).toBe('done\n');
+    expect(existsSync(join(world.root, '.git'))).toBe(false);
+    const written = (await sandboxed.callTool({
+      name: 'write_file',
+      arguments: { path: '.git/config', content: '[core]\n\tfsmonitor = touch /tmp/x\n' },
+    })) as Structured;
+    expect(written.isError).toBe(true);
+    expect(JSON.stringify(written.content)).toContain('protectedPaths');
+  });
+
+  it('ends a fork bomb on the process limit, and answers the next call', async () => {
+    const bomb = await shell(sandboxed, 'bomb() { bomb | bomb & }; bomb; sleep 2', 60_000);
+    expect(bomb.structuredContent?.limit).toMatchObject({ name: 'processes' });
+    expect((await shell(sandboxed, 'echo answered')).structuredContent?.stdout).toBe('answered\n');
+  }, 90_000);
+
+  it('refuses shell calls past four at once in one session', async () => {
+    const calls = Array.from({ length: 5 }, () => shell(sandboxed, 'sleep 3; echo slept', 30_000));
+    const results = await Promise.all(calls);
+    const refused = results.filter((result) => result.isError);
+    expect(refused).toHaveLength(1);
+    expect(JSON.stringify(refused[0]?.content)).toContain('maxConcurrentCommands 4');
+    expect(results.filter((result) => result.structuredContent?.stdout === 'slept\n')).toHaveLength(4);
   }, 90_000);
 });
 
