@@ -171,7 +171,7 @@ export interface FetchResponse {
 /**
  * The one seam through which toolgate's built-in tools touch the world. Every refusal is a
  * `ToolgateError` whose code says which rule refused it (PATH_OUTSIDE_ROOT, INVALID_PATH,
- * NOT_FOUND, NETWORK_REFUSED, NETWORK_FAILED, COMMAND_FAILED, TIMEOUT). Whether an effect *may*
+ * PERMISSION_DENIED for a protected path, NOT_FOUND, NETWORK_REFUSED, NETWORK_FAILED, COMMAND_FAILED, TIMEOUT). Whether an effect *may*
  * happen is policy's business, not the environment's; the environment only keeps effects confined.
  */
 export interface Environment {
