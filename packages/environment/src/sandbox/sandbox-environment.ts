@@ -142,6 +142,17 @@ export class SandboxEnvironment implements Environment {
   }
 
   /**
+   * The argv `exec` would start for `command` now: bubblewrap with its arguments (protected paths
+   * included, as they are at this moment), the user drop and limits, then `shell -c command`. For
+   * diagnostics and benchmarks; running it yourself skips the placeholder clean-up and the kill of
+   * everything the command started.
+   */
+  commandLine(command: string): readonly string[] {
+    const mounts = protectedMounts(this.root, this.#local.protectedPaths());
+    return [...this.#outer, ...mounts.args, ...this.#inner, this.#options.shell ?? '/bin/sh', '-c', command];
+  }
+
+  /**
    * Runs a command line with `shell -c` inside the sandbox, in the workspace root. Past
    * `maxConcurrentCommands` running at once it is refused (COMMAND_FAILED); a command that ran into
    * a limit ends as it ended, with `limit` saying which.
