@@ -40,6 +40,8 @@ export function shellTool(environment: Environment, options: ShellOptions) {
       const result = await environment.exec(command, {
         timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
         signal: context.signal,
+        // A sandbox with network "policy" hands it to its egress judge with each destination.
+        callId: context.callId,
         onOutput: ({ text }) => {
           received += text.length;
           context.reportProgress({ progress: received, message: text });

@@ -125,5 +125,25 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
         'answered\n',
       );
     }, 90_000);
+
+    it("hands the shell call's id to the egress judge of a network 'policy' sandbox, which refuses", async () => {
+      const asked: Array<{ host: string; callId: string | undefined }> = [];
+      const egress = builtinAgent(
+        new SandboxEnvironment({
+          root: world.root,
+          network: 'policy',
+          allowHosts: ['127.0.0.1'],
+          egressJudge: ({ host, callId }) => {
+            asked.push({ host, callId });
+            return false;
+          },
+        }),
+      );
+      const before = server.requests.length;
+      const output = outputOf(await egress.callTool('shell', { command: `curl -sS ${server.origin}/` }));
+      expect(output.stdout).toContain('egress proxy refused 127.0.0.1');
+      expect(server.requests.length).toBe(before);
+      expect(asked).toEqual([{ host: '127.0.0.1', callId: expect.stringMatching(/.+/) }]);
+    });
   },
 );

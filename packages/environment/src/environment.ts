@@ -112,6 +112,17 @@ export interface ExecOptions {
    * before the command ends. A listener that throws is ignored.
    */
   onOutput?: (output: { stream: 'stdout' | 'stderr'; text: string }) => void;
+  /** The tool call this command runs for, handed to a sandbox's egress judge with each destination. */
+  callId?: string;
+  /**
+   * Judges this call's network destinations in a sandbox with `network: 'policy'`, in place of the
+   * environment's `egressJudge` (a tool passes one that asks policy for its own call). True allows.
+   */
+  egressJudge?: (destination: {
+    host: string;
+    port: number;
+    callId: string | undefined;
+  }) => boolean | Promise<boolean>;
 }
 
 /** A sandbox limit a command ran into (see `SandboxLimits`), or the output cap. */

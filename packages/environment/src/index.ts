@@ -42,6 +42,8 @@ export {
 } from './protected-paths.js';
 export {
   defaultSandboxLimits,
+  type EgressDestination,
+  type EgressJudge,
   SandboxEnvironment,
   type SandboxEnvironmentOptions,
   type SandboxLimits,

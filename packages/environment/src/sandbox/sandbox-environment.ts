@@ -16,6 +16,10 @@ import type {
 } from '../environment.js';
 import { LocalEnvironment, type LocalEnvironmentOptions } from '../local-environment.js';
 import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from '../local-exec.js';
+import { systemResolver } from '../local-fetch.js';
+import { hostAllowList } from '../url-rules.js';
+import { forwarderPort } from './egress-forwarder.js';
+import { type EgressJudge, egressMount, startEgressProxy } from './egress-proxy.js';
 import { protectedMounts, removePlaceholders } from './protected-mounts.js';
 import { sandboxArguments } from './sandbox-arguments.js';
 import { limitArguments, limitReached, resolveLimits, type SandboxLimits } from './sandbox-limits.js';
@@ -30,6 +34,15 @@ export interface SandboxEnvironmentOptions extends LocalEnvironmentOptions {
    * a command: it keeps the network rules of {@link LocalEnvironment}.
    */
   allowNetwork?: boolean;
+  /**
+   * The commands' network: `none` (the default; `allowNetwork: false`), `host` (the host's network
+   * namespace; `allowNetwork: true`), or `policy`: none of its own, only a filtering HTTP proxy
+   * (CONNECT and plain HTTP, reached through `HTTP_PROXY`/`HTTPS_PROXY`) that asks `egressJudge`
+   * about every destination and refuses internal addresses unless `allowHosts` names them.
+   */
+  network?: 'none' | 'host' | 'policy';
+  /** Judges each destination with `network: 'policy'` (required then); see {@link EgressJudge}. */
+  egressJudge?: EgressJudge;
   /** Extra host paths (a toolchain outside `/usr`, say) bound read-only, at the same path. */
   readOnlyPaths?: readonly string[];
   /** The bubblewrap executable. Default `bwrap`. */
@@ -43,6 +56,46 @@ export interface SandboxEnvironmentOptions extends LocalEnvironmentOptions {
   limits?: SandboxLimits;
   /** Commands this environment runs at once; one more is refused with COMMAND_FAILED. Default 4. */
   maxConcurrentCommands?: number;
+}
+
+const proxyUrl = `http://127.0.0.1:${forwarderPort}`;
+
+/** What points a command's HTTP clients at the forwarder (Node's own only with NODE_USE_ENV_PROXY). */
+const proxyVariables: Record<string, string> = {
+  HTTP_PROXY: proxyUrl,
+  HTTPS_PROXY: proxyUrl,
+  http_proxy: proxyUrl,
+  https_proxy: proxyUrl,
+  NO_PROXY: '',
+  no_proxy: '',
+  NODE_USE_ENV_PROXY: '1',
+};
+
+function networkOf(options: SandboxEnvironmentOptions): 'none' | 'host' | 'policy' {
+  const network = options.network ?? (options.allowNetwork ? 'host' : 'none');
+  if (!['none', 'host', 'policy'].includes(network)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `network is ${JSON.stringify(network)}; use "none", "host" or "policy"`,
+    );
+  }
+  if (
+    options.allowNetwork !== undefined &&
+    options.network !== undefined &&
+    (network === 'host') !== options.allowNetwork
+  ) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `allowNetwork ${options.allowNetwork} contradicts network ${JSON.stringify(network)}; pass network alone`,
+    );
+  }
+  if (network === 'policy' && typeof options.egressJudge !== 'function') {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'network "policy" needs egressJudge, the function that judges each host a command connects to (the policy that judges fetch)',
+    );
+  }
+  return network;
 }
 
 /** Per workspace root: the calls running in it and the placeholders their sandboxes made. */
@@ -74,6 +127,7 @@ export class SandboxEnvironment implements Environment {
   readonly #commandEnv: Record<string, string>;
   readonly #limits: Required<SandboxLimits>;
   readonly #maxConcurrent: number;
+  readonly #network: 'none' | 'host' | 'policy';
   #running = 0;
 
   constructor(options: SandboxEnvironmentOptions) {
@@ -94,12 +148,13 @@ export class SandboxEnvironment implements Environment {
       );
     }
     this.#limits = resolveLimits(options.limits);
+    this.#network = networkOf(options);
     const bubblewrap = options.bubblewrapPath ?? 'bwrap';
     const shell = options.shell ?? '/bin/sh';
     const user = sandboxUserFor(this.root, options.sandboxUser);
     const args = sandboxArguments({
       root: this.root,
-      allowNetwork: options.allowNetwork ?? false,
+      allowNetwork: this.#network === 'host',
       readOnlyPaths: options.readOnlyPaths ?? [],
       user,
       tmpBytes: this.#limits.tmpBytes,
@@ -113,6 +168,7 @@ export class SandboxEnvironment implements Environment {
     this.#commandEnv = scrubbedEnvironment(options.inheritEnv ?? defaultInheritedVariables, {
       HOME: '/tmp',
       TMPDIR: '/tmp',
+      ...(this.#network === 'policy' ? proxyVariables : {}),
       ...options.env,
     });
   }
@@ -141,6 +197,17 @@ export class SandboxEnvironment implements Environment {
     return this.#local.search(pattern, options);
   }
 
+  #startProxy(options: ExecOptions) {
+    const judge = options.egressJudge ?? this.#options.egressJudge;
+    if (judge === undefined) throw new Error('unreachable: network policy without a judge');
+    return startEgressProxy({
+      judge,
+      isAllowed: hostAllowList(this.#options.allowHosts),
+      resolver: this.#options.lookup ?? systemResolver,
+      callId: options.callId,
+    });
+  }
+
   /**
    * The argv `exec` would start for `command` now: bubblewrap with its arguments (protected paths
    * included, as they are at this moment), the user drop and limits, then `shell -c command`. For
@@ -166,6 +233,13 @@ export class SandboxEnvironment implements Environment {
       );
     }
     const mounts = protectedMounts(this.root, this.#local.protectedPaths());
+    const proxy = this.#network === 'policy' ? await this.#startProxy(options) : undefined;
+    const egress = proxy
+      ? {
+          mount: ['--perms', '0755', '--dir', '/run', '--ro-bind', proxy.directory, egressMount],
+          front: [process.execPath, `${egressMount}/forwarder.cjs`, `${egressMount}/proxy.sock`],
+        }
+      : { mount: [], front: [] };
     const workspace = workspaces.get(this.root) ?? { running: 0, placeholders: new Set<string>() };
     workspaces.set(this.root, workspace);
     workspace.running++;
@@ -175,11 +249,12 @@ export class SandboxEnvironment implements Environment {
       const result = await execCommand(command, options, this.#options, {
         cwd: this.root,
         env: this.#commandEnv,
-        prefix: [...this.#outer, ...mounts.args, ...this.#inner],
+        prefix: [...this.#outer, ...mounts.args, ...egress.mount, ...this.#inner, ...egress.front],
       });
       const limit = limitReached(result, this.#limits, this.#options.maxOutputBytes ?? 1024 * 1024);
       return limit ? { ...result, limit } : result;
     } finally {
+      await proxy?.close();
       this.#running--;
       if (--workspace.running === 0) {
         workspaces.delete(this.root);
