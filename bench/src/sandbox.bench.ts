@@ -17,6 +17,9 @@ if (process.getuid?.() === 0) {
   chownSync(root, 65534, 65534);
 }
 const environment = new SandboxEnvironment({ root });
+const proxied = new SandboxEnvironment({ root, network: 'policy', egressJudge: () => true });
+/** Idle processes started before measuring (BENCH_IDLE_PROCESSES, default 1,000): exec must not scan them. */
+const idleCount = Number(process.env.BENCH_IDLE_PROCESSES ?? 1000);
 const argv = environment.commandLine('true');
 const [bubblewrap, ...args] = argv as [string, ...string[]];
 const shellAt = args.indexOf('/bin/sh');
@@ -32,6 +35,9 @@ function run(file: string, argvTail: readonly string[]): Promise<void> {
   });
 }
 
+const idle = Array.from({ length: idleCount }, () =>
+  spawn('sleep', ['3600'], { stdio: 'ignore', detached: true }),
+);
 try {
   await compareLatency({
     id: 'sandbox-exec',
@@ -39,11 +45,18 @@ try {
     what:
       `SandboxEnvironment.exec('true') (${process.getuid?.() === 0 ? 'as root: dropped to nobody' : 'unprivileged'}, ` +
       `default limits, ${defaultProtectedPaths.length} protected paths bound) against bubblewrap spawned bare ` +
-      'with the same argv, and bubblewrap without the user drop and prlimit.',
+      `with the same argv, bubblewrap without the user drop and prlimit, and exec with network 'policy' ` +
+      `(a proxy and the in-sandbox forwarder started per command); ${idleCount} idle processes on the machine.`,
     anchor: { name: 'bwrap, same argv (spawned)', fn: () => run(bubblewrap, args) },
     subject: { name: "SandboxEnvironment.exec('true')", fn: () => environment.exec('true') },
-    others: [{ name: 'bwrap without drop and prlimit', fn: () => run(bubblewrap, bareArgs) }],
+    others: [
+      { name: 'bwrap without drop and prlimit', fn: () => run(bubblewrap, bareArgs) },
+      { name: "exec('true'), network 'policy'", fn: () => proxied.exec('true') },
+    ],
+    // Issue 27: sandbox exec ≤ 1.2× bubblewrap with the same flags, with 1,000 idle processes as with none.
+    maxRatio: 1.2,
   });
 } finally {
+  for (const child of idle) child.kill('SIGKILL');
   rmSync(root, { recursive: true, force: true });
 }

@@ -34,6 +34,13 @@ export interface RunCommandOptions {
   maxOutputBytes: number;
   /** Arguments put before `shell -c command`, e.g. a sandbox launcher. Default none. */
   prefix?: readonly string[];
+  /**
+   * The launcher keeps every process of the command in a PID namespace that dies with it
+   * (bubblewrap's `--unshare-pid --die-with-parent`): killing its process group ends them all, so
+   * `/proc` is not scanned for the call's marker, and the cost does not grow with the machine's
+   * process count. Default false.
+   */
+  namespaced?: boolean;
   /** How long to wait for the output pipes to close once every process is killed. Default 1,000 ms. */
   pipeGraceMs?: number;
   /** Aborting it kills the command as a timeout does; the call then rejects with CANCELLED. */
@@ -62,7 +69,7 @@ export function execCommand(
   command: string,
   options: ExecOptions,
   settings: CommandSettings,
-  where: Pick<RunCommandOptions, 'cwd' | 'env' | 'prefix'>,
+  where: Pick<RunCommandOptions, 'cwd' | 'env' | 'prefix' | 'namespaced'>,
 ): Promise<ExecResult> {
   if (typeof command !== 'string' || command.trim() === '') {
     return Promise.reject(new ToolgateError('COMMAND_FAILED', 'the command is empty; pass a command line'));
@@ -92,16 +99,29 @@ export function scrubbedEnvironment(
 }
 
 /** Calls still running, by process group: killed if this process exits before they end. */
-const running = new Map<number, string>();
+const running = new Map<number, string | undefined>();
 let exitHookInstalled = false;
 
-function trackRunning(groupId: number, marker: string): void {
+/** `marker` undefined: a namespaced launcher, whose group is all there is to kill. */
+function trackRunning(groupId: number, marker: string | undefined): void {
   running.set(groupId, marker);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const [group, tag] of running) killCallProcessesSync(group, tag);
+    for (const [group, tag] of running) {
+      if (tag === undefined) killGroup(group);
+      else killCallProcessesSync(group, tag);
+    }
   });
+}
+
+function killGroup(groupId: number | undefined): void {
+  if (groupId === undefined) return;
+  try {
+    process.kill(-groupId, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 const delay = (ms: number) =>
@@ -157,7 +177,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     }),
   );
   const groupId = child.pid;
-  if (groupId !== undefined) trackRunning(groupId, marker);
+  if (groupId !== undefined) trackRunning(groupId, options.namespaced ? undefined : marker);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), options.timeoutMs);
@@ -175,7 +195,8 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   clearTimeout(timer);
   if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   try {
-    await killCallProcesses(groupId, marker);
+    if (options.namespaced) killGroup(groupId);
+    else await killCallProcesses(groupId, marker);
     if (!closed) await Promise.race([pipesClosed, delay(options.pipeGraceMs ?? 1000)]);
   } finally {
     if (groupId !== undefined) running.delete(groupId);

@@ -250,6 +250,7 @@ export class SandboxEnvironment implements Environment {
         cwd: this.root,
         env: this.#commandEnv,
         prefix: [...this.#outer, ...mounts.args, ...egress.mount, ...this.#inner, ...egress.front],
+        namespaced: true,
       });
       const limit = limitReached(result, this.#limits, this.#options.maxOutputBytes ?? 1024 * 1024);
       return limit ? { ...result, limit } : result;
