@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,6 +8,7 @@ import {
   makeWorld,
   processesWithArgument,
   sandboxSkipReason,
+  sandboxTestUser,
   startServer,
   type TempWorld,
 } from '@toolgate/environment/testing';
@@ -154,6 +155,53 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
     expect(results.filter((result) => result.structuredContent?.stdout === 'slept\n')).toHaveLength(4);
   }, 90_000);
 });
+
+describe.skipIf(sandboxSkipReason() !== undefined || process.getuid?.() !== 0)(
+  'toolgate-mcp --sandbox started by an unprivileged user (nobody), from a root test',
+  () => {
+    let world: TempWorld;
+    let client: Client;
+    beforeAll(async () => {
+      world = makeWorld();
+      giveToSandboxUser(world.root);
+      chmodSync(world.base, 0o755); // so nobody's server can reach its --root
+      client = new Client({ name: 'attacker', version: '1' });
+      // setpriv starts the server as nobody: bubblewrap then makes a user namespace of that user.
+      await client.connect(
+        new StdioClientTransport({
+          command: '/usr/bin/setpriv',
+          args: [
+            `--reuid=${sandboxTestUser.uid}`,
+            `--regid=${sandboxTestUser.gid}`,
+            '--clear-groups',
+            process.execPath,
+            cliPath(),
+            ...['--tools', 'write_file,shell', '--root', world.root, '--sandbox'],
+          ],
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp' },
+          stderr: 'pipe',
+        }),
+      );
+    });
+    afterAll(async () => {
+      await client.close();
+      world.cleanup();
+    });
+    const shell = async (command: string) =>
+      (await client.callTool({ name: 'shell', arguments: { command, timeoutMs: 60_000 } })) as Structured;
+
+    it('opens no root-only /proc file, keeps .git read-only and ends a fork bomb on its limit', async () => {
+      const probe = await shell(
+        'id -u; (: >> /proc/sys/kernel/core_pattern) && echo opened; mkdir .git; echo done',
+      );
+      expect(probe.structuredContent?.stdout).toBe(`${sandboxTestUser.uid}\ndone\n`);
+      expect(existsSync(join(world.root, '.git'))).toBe(false);
+      const bomb = await shell('bomb() { bomb | bomb & }; bomb; sleep 2');
+      expect(bomb.structuredContent?.limit).toMatchObject({ name: 'processes' });
+      expect((await shell('echo answered')).structuredContent?.stdout).toBe('answered\n');
+    }, 90_000);
+  },
+);
 
 describe.skipIf(process.platform !== 'linux')('toolgate-mcp --sandbox without bubblewrap', () => {
   it('refuses to start, saying what to install, rather than serve shell unsandboxed', async () => {
