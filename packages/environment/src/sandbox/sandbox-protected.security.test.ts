@@ -3,8 +3,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEnvironment } from '../local-environment.js';
-import { giveToSandboxUser, makeWorld, sandboxSkipReason, type TempWorld } from '../testing/index.js';
+import { runScript } from '../test-support/run-script.js';
+import {
+  giveToSandboxUser,
+  makeWorld,
+  sandboxSkipReason,
+  sandboxTestUser,
+  type TempWorld,
+} from '../testing/index.js';
 import { SandboxEnvironment } from './index.js';
+
+const attackScript = new URL('../testing-fixtures/sandbox-attacks.ts', import.meta.url).pathname;
 
 let world: TempWorld;
 let marker: string;
@@ -57,6 +66,16 @@ describe.skipIf(sandboxSkipReason() !== undefined)('SandboxEnvironment protected
     hostGitStatus();
     expect(existsSync(marker)).toBe(true);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'holds them as well for an unprivileged user (nobody), run from a root test',
+    async () => {
+      const run = await runScript(attackScript, ['plant'], { user: sandboxTestUser });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({ ran: false, hook: false, envrc: false });
+    },
+    120_000,
+  );
 
   it('leaves no placeholder behind, and an opted-out path writable', async () => {
     giveToSandboxUser(world.root);

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment } from '../environment.js';
@@ -73,8 +74,42 @@ export async function runLimitAttacks(environment: Environment): Promise<Record<
   return ended;
 }
 
+/**
+ * Plants, from inside `environment`, a `core.fsmonitor`, a hook and an `.envrc` that would touch
+ * `marker`, then runs `git status` and `git checkout` on the host as a user would: whether the
+ * marker appeared, and whether the planted files exist.
+ */
+export async function plantAttack(environment: Environment, marker: string) {
+  await environment.exec(
+    `git config core.fsmonitor "touch ${marker}"; ` +
+      `printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/post-checkout; chmod +x .git/hooks/post-checkout; ` +
+      `echo "touch ${marker}" > .envrc`,
+  );
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd: environment.root, stdio: 'ignore' });
+  git('status', '--short');
+  git('checkout', '-q', '-b', 'after');
+  return {
+    ran: existsSync(marker),
+    hook: existsSync(join(environment.root, '.git', 'hooks', 'post-checkout')),
+    envrc: existsSync(join(environment.root, '.envrc')),
+  };
+}
+
 // Run as a script (`… sandbox-attacks.ts proc`), by a test, as an unprivileged user: the attack in a
 // workspace of that user's own, printed as JSON.
+if (process.argv[2] === 'plant') {
+  const base = mkdtempSync(join(tmpdir(), 'toolgate-plant-'));
+  try {
+    const root = join(base, 'ws');
+    execFileSync('git', ['init', '-q', root]);
+    giveToSandboxUser(root);
+    console.log(JSON.stringify(await plantAttack(new SandboxEnvironment({ root }), join(base, 'ran'))));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2] === 'proc' || process.argv[2] === 'limits') {
   const root = mkdtempSync(join(tmpdir(), 'toolgate-attack-'));
   try {
