@@ -73,16 +73,13 @@ describe.skipIf(sandboxSkipReason() !== undefined)('SandboxEnvironment never run
     );
   });
 
-  it.skipIf(isRoot)('refuses sandboxUser without root', () => {
-    expect(
-      () => new SandboxEnvironment({ root: world.root, sandboxUser: { uid: 12345, gid: 12345 } }),
-    ).toThrow(
-      expect.objectContaining({
-        code: 'INVALID_DEFINITION',
-        message: expect.stringMatching(/needs a root process/),
-      }),
-    );
-  });
+  it('refuses sandboxUser without root (run as nobody when this process is root)', async () => {
+    const run = await runScript(attackScript, ['sandbox-user'], isRoot ? { user: sandboxTestUser } : {});
+    expect(JSON.parse(run.stdout)).toEqual({
+      code: 'INVALID_DEFINITION',
+      message: expect.stringMatching(/needs a root process to switch to/),
+    });
+  }, 120_000);
 
   it('refuses to construct when the probe finds a root-only /proc file writable inside', () => {
     giveToSandboxUser(world.root);

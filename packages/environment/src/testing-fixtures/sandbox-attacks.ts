@@ -98,6 +98,20 @@ export async function plantAttack(environment: Environment, marker: string) {
 
 // Run as a script (`… sandbox-attacks.ts proc`), by a test, as an unprivileged user: the attack in a
 // workspace of that user's own, printed as JSON.
+if (process.argv[2] === 'sandbox-user') {
+  const root = mkdtempSync(join(tmpdir(), 'toolgate-user-'));
+  try {
+    new SandboxEnvironment({ root, sandboxUser: { uid: 12345, gid: 12345 } });
+    console.log(JSON.stringify({ constructed: true }));
+  } catch (error) {
+    console.log(
+      JSON.stringify({ code: (error as { code?: string }).code, message: (error as Error).message }),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2] === 'plant') {
   const base = mkdtempSync(join(tmpdir(), 'toolgate-plant-'));
   try {
