@@ -8,6 +8,7 @@ import { messageOf, ToolgateError } from './errors.js';
 import type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
+import { defaultMaxParameterChars, omittedParameters, parametersTooLarge } from './parameter-bound.js';
 import {
   type Policy,
   type PolicyRequest,
@@ -38,6 +39,8 @@ export class ToolGate {
   /** The default time budget of one call, in ms (`Infinity` for none). */
   readonly timeoutMs: number;
   readonly maxContentBytes: number;
+  /** The bound on one call's parameters, in characters of their JSON text (escaping counted). */
+  readonly maxParameterChars: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
@@ -50,6 +53,7 @@ export class ToolGate {
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
     this.maxErrorChars = options.maxErrorChars ?? 10_000;
     this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
+    this.maxParameterChars = checkBound(options.maxParameterChars ?? defaultMaxParameterChars);
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
     this.timeoutMs =
@@ -80,7 +84,20 @@ export class ToolGate {
     const tool = typeof name === 'string' ? name : String(name);
     const agent = manifest.name;
     const recording = recorder !== noopRecorder;
-    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: recordable(parameters) });
+    const measured = this.#measured(parameters);
+    if (measured.oversized) {
+      if (recording)
+        await recorder.toolCalled({
+          callId,
+          agent,
+          tool,
+          parameters: await omittedParameters(measured.text),
+        });
+      return this.#finish(recorder, callId, agent, tool, started, {
+        error: parametersTooLarge(tool, measured.text.length, this.maxParameterChars),
+      });
+    }
+    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: measured.value });
 
     let checked: Checked;
     try {
@@ -144,6 +161,8 @@ export class ToolGate {
   async check(manifest: Manifest, name: unknown, parameters: unknown): Promise<CallCheck> {
     const tool = typeof name === 'string' ? name : String(name);
     try {
+      const measured = this.#measured(parameters);
+      if (measured.oversized) throw parametersTooLarge(tool, measured.text.length, this.maxParameterChars);
       const pending = this.#check(manifest, name, tool, parameters);
       const { verdict, request } = pending instanceof Promise ? await pending : pending;
       if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
@@ -156,6 +175,13 @@ export class ToolGate {
     } catch (error) {
       return { status: 'refused', tool, error: errorData(error, this.maxErrorChars) };
     }
+  }
+
+  /** The parameters as recordable JSON, and whether their JSON text is past `maxParameterChars`. */
+  #measured(parameters: unknown): { value: JsonValue; text: string; oversized: boolean } {
+    const value = recordable(parameters);
+    const text = JSON.stringify(value);
+    return { value, text, oversized: text.length > this.maxParameterChars };
   }
 
   /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
@@ -280,6 +306,14 @@ function denied(agent: string, tool: string, reason: string): ToolgateError {
   return new ToolgateError(
     'PERMISSION_DENIED',
     `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
+  );
+}
+
+function checkBound(maxParameterChars: unknown): number {
+  if (typeof maxParameterChars === 'number' && maxParameterChars > 0) return maxParameterChars;
+  throw new ToolgateError(
+    'INVALID_DEFINITION',
+    `the gate option maxParameterChars must be a positive number of characters (Infinity for no bound), not ${String(maxParameterChars)}`,
   );
 }
 
