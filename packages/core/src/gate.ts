@@ -1,4 +1,5 @@
 import { AgentHandle } from './agent-handle.js';
+import { answerAsk, callAuthority } from './call-authority.js';
 import type { CallCheck } from './call-check.js';
 import { checkTimeout, runCall } from './call-run.js';
 import { type ContentPart, isToolOutput } from './content.js';
@@ -135,6 +136,15 @@ export class ToolGate {
         onProgress: options.onProgress,
         callId,
         agent,
+        authority: callAuthority({
+          policy: this.policy,
+          approver: this.#approver,
+          recorder,
+          callId,
+          agent,
+          tool,
+          parameters: valid,
+        }),
         timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,
       });
       const raw = pending instanceof Promise ? await pending : pending;
@@ -237,27 +247,8 @@ export class ToolGate {
     return { ...assessed, allowed, reason };
   }
 
-  async #ask(
-    verdict: PolicyVerdict,
-    request: ApprovalRequest,
-  ): Promise<{ allowed: boolean; reason: string }> {
-    const approver = this.#approver;
-    if (!approver)
-      return { allowed: false, reason: `${verdict.reason}; policy says ask and no approver is configured` };
-    try {
-      const answer = await approver(request);
-      const approved = typeof answer === 'boolean' ? answer : answer.approved === true;
-      const because = typeof answer === 'object' && answer.reason ? `: ${answer.reason}` : '';
-      return {
-        allowed: approved,
-        reason: `${verdict.reason}; ${approved ? 'approved' : 'not approved'}${because}`,
-      };
-    } catch (error) {
-      return {
-        allowed: false,
-        reason: `${verdict.reason}; the approver failed (${messageOf(error)}), so it is denied`,
-      };
-    }
+  #ask(verdict: PolicyVerdict, request: ApprovalRequest): Promise<{ allowed: boolean; reason: string }> {
+    return answerAsk(this.#approver, verdict.reason, request);
   }
 
   #finish(
