@@ -19,6 +19,7 @@ export type {
   FileContent,
   GlobResult,
   ReadFileOptions,
+  RedirectHop,
   ResolvedPath,
   SearchMatch,
   SearchOptions,

@@ -29,7 +29,7 @@ import {
 import { jobOptions } from './search-job.js';
 import { prepareSearch, searchDefaults } from './search-prepare.js';
 import { searchOffThread } from './search-thread.js';
-import { checkUrl, hostAllowList } from './url-rules.js';
+import { assertNoHostHeader, checkUrl, hostAllowList } from './url-rules.js';
 
 /** Serves a command line in a {@link MemoryEnvironment}: a result (missing fields default) or stdout text. */
 export type CommandHandler = (
@@ -172,6 +172,7 @@ export class MemoryEnvironment implements Environment {
   }
 
   async fetch(request: FetchRequest): Promise<FetchResponse> {
+    assertNoHostHeader(request.headers);
     const checked = checkUrl(request.url, this.#isAllowed);
     const handler = this.#options.fetch;
     if (!handler) {
