@@ -70,6 +70,12 @@ export interface SearchOptions {
   maxMatches?: number;
   /** Cut each matching line's text to this many characters. Default 1,000. */
   maxLineChars?: number;
+  /**
+   * True for a file (workspace-relative path) the search must not read: policy withholds it. It is
+   * asked before any file is opened, and a withheld file is never read by the search nor reported;
+   * the result counts them (`withheld`).
+   */
+  withhold?: (path: string) => boolean;
 }
 
 /** One matching line. */
@@ -96,6 +102,8 @@ export interface SearchResult {
    * some were dropped.
    */
   unverifiedMatches?: number;
+  /** Files `withhold` held back (never read), among those the glob selected. Present only when some were. */
+  withheld?: number;
 }
 
 /** How {@link Environment.exec} runs a command. */

@@ -145,9 +145,20 @@ export class MemoryEnvironment implements Environment {
 
   async search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
     const { include } = prepareSearch(pattern, options);
-    const files = [...this.#tree.files].filter(([path]) => include(path));
+    const withhold = options?.withhold;
+    let withheld = 0;
+    const files = [...this.#tree.files].filter(([path]) => {
+      if (!include(path)) return false;
+      if (withhold?.(path) !== true) return true;
+      withheld++;
+      return false;
+    });
     const timeoutMs = this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs;
-    return searchOffThread({ kind: 'texts', files, pattern, options: jobOptions(options) }, timeoutMs);
+    const result = await searchOffThread(
+      { kind: 'texts', files, pattern, options: jobOptions(options) },
+      timeoutMs,
+    );
+    return withheld === 0 ? result : { ...result, withheld };
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
