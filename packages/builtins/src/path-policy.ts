@@ -10,18 +10,22 @@ import type { PolicyVerdict, ToolContext } from '@toolgate/core';
  *   of it, and a listing must not name what read_file may not see. A tool-wide rule on read_file
  *   (no `paths`), or the default, does not count here: it says nothing about this path.
  * Verdicts come from `context.judge`: no approver is asked and nothing is recorded per path; the
- * tool says in its result how many it withheld.
+ * tool says in its result how many it withheld. `readTool` names read_file as the agent calls it
+ * (`fs__read_file` for tools served with a prefix).
  */
-export function policyWithholds(context: ToolContext): (path: string) => boolean {
+export function policyWithholds(
+  context: Pick<ToolContext, 'judge'>,
+  readTool = 'read_file',
+): (path: string) => boolean {
   // `{}` touches nothing, so only rules without paths judge it: the tool-wide verdicts
   const callWide = context.judge({});
-  const readWide = context.judge({}, { tool: 'read_file' });
+  const readWide = context.judge({}, { tool: readTool });
   return (path) => {
     const subject = { paths: [path] };
     const own = context.judge(subject);
     if (own.decision === 'deny') return true;
     if (own.decision === 'ask' && !sameVerdict(own, callWide)) return true;
-    const read = context.judge(subject, { tool: 'read_file' });
+    const read = context.judge(subject, { tool: readTool });
     return read.decision !== 'allow' && !sameVerdict(read, readWide);
   };
 }
