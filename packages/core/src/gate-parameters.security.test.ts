@@ -45,6 +45,13 @@ describe('the gate bounds a call’s parameters before recording or running it',
     expect(called.parameters.omitted.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('refuses them in the pre-flight check too', async () => {
+    const { agent, records } = recordingGate({ maxParameterChars: 1000 });
+    const checked = await agent.check('note', { text: 'x'.repeat(2000) });
+    expect(checked).toMatchObject({ status: 'refused', error: { code: 'INVALID_PARAMETERS' } });
+    expect(records).toEqual([]);
+  });
+
   it('runs and records parameters within the bound as they are', async () => {
     const { agent, records, runs } = recordingGate({ maxParameterChars: 1000 });
     const result = await agent.callTool('note', { text: 'short' });
