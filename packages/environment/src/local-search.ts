@@ -31,7 +31,9 @@ export async function searchLocal(
   const prepared = prepareSearch(pattern, options);
   const deadline = performance.now() + timeoutMs;
   const allowance =
-    options?.withhold === undefined ? undefined : searchAllowance(root, prepared.include, options.withhold);
+    options?.withhold === undefined
+      ? undefined
+      : await searchAllowance(root, prepared.include, options.withhold);
   const withheld =
     allowance === undefined || allowance.withheld.length === 0 ? {} : { withheld: allowance.withheld.length };
   const include =

@@ -1,4 +1,5 @@
-import { confinedFiles } from './confined-tree.js';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ConfinedRoot } from './confined-walk.js';
 
 /** The files a search may read once `withhold` has been asked about each, and how many it held back. */
@@ -11,27 +12,41 @@ export interface SearchAllowance {
 
 /**
  * Asks `withhold` about every regular file under the root that `include` (the search's glob)
- * selects, walking the tree as the JavaScript engine does (through descriptors, `.git` skipped,
- * links never followed) but opening no file: only names are read. A search then opens only
- * `allowed` files, so a file created after this walk is not searched either (it is not allowed).
+ * selects. Only names are read (directories listed one at a time, without blocking the event
+ * loop; `.git` skipped; links never followed), no file is opened. The engines then open only
+ * `allowed` files through their own confined walks: a name this walk was misled about, or a file
+ * created after it, is simply not searched.
  */
-export function searchAllowance(
+export async function searchAllowance(
   root: ConfinedRoot,
   include: (path: string) => boolean,
   withhold: (path: string) => boolean,
-): SearchAllowance {
+): Promise<SearchAllowance> {
   const allowed = new Set<string>();
   const withheld: string[] = [];
-  const sort = (path: string) => {
-    if (!include(path)) return false;
-    if (withhold(path)) withheld.push(path);
-    else allowed.add(path);
-    return false; // never opened here
-  };
-  for (const _file of confinedFiles(root, { skipDirectories: new Set(['.git']), include: sort })) {
-    // `sort` declines every file, so the walk yields none
+  const directories = [''];
+  for (let directory = directories.pop(); directory !== undefined; directory = directories.pop()) {
+    let entries: Awaited<ReturnType<typeof listNames>>;
+    try {
+      entries = await listNames(join(root.absolute, directory));
+    } catch {
+      continue; // gone or unreadable: nothing in it is searched either
+    }
+    for (const entry of entries) {
+      const path = directory === '' ? entry.name : `${directory}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') directories.push(path);
+      } else if (entry.isFile() && include(path)) {
+        if (withhold(path)) withheld.push(path);
+        else allowed.add(path);
+      }
+    }
   }
   return { allowed, withheld: withheld.sort() };
+}
+
+function listNames(path: string) {
+  return readdir(path, { withFileTypes: true });
 }
 
 /** Files past this many withheld ones are not listed to ripgrep; the JavaScript engine searches instead. */
