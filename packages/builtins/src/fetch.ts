@@ -1,5 +1,5 @@
-import { defineTool, type PolicySubject, ToolgateError } from '@toolgate/core';
-import type { Environment } from '@toolgate/environment';
+import { defineTool, type PolicySubject, type ToolContext, ToolgateError } from '@toolgate/core';
+import type { Environment, RedirectHop } from '@toolgate/environment';
 import { z } from 'zod';
 import { capField, defaultCaps, type OutputCaps } from './caps.js';
 
@@ -28,9 +28,27 @@ function isSafeMethod(method: string | undefined): boolean {
 }
 
 /**
+ * Ends a fetch at a redirect target policy does not allow for this call (deny, or an `ask` the
+ * approver refused), before the target is contacted; each answer is recorded with the call.
+ */
+function judgeRedirect(context: ToolContext) {
+  return async (hop: RedirectHop): Promise<void> => {
+    const answer = await context.authorize(hostSubject(hop.url));
+    if (answer.allowed) return;
+    throw new ToolgateError(
+      'PERMISSION_DENIED',
+      `permission denied: redirect ${hop.number} of this request leads to ${hop.url}, which policy does not ` +
+        `allow (${answer.reason}); nothing was sent there and the call ends here`,
+    );
+  };
+}
+
+/**
  * `fetch { url, method?, headers?, body? }` → `{ url, status, statusText, headers, body, redirects }`:
- * an HTTP(S) request under the environment's network rules, the body capped. Parallel-safe for
- * GET and HEAD only: a request that may change something never runs beside another call.
+ * an HTTP(S) request under the environment's network rules, the body capped. Every redirect target
+ * is judged by host policy (`context.authorize`) before it is contacted; a `Host` header is
+ * refused. Parallel-safe for GET and HEAD only: a request that may change something never runs
+ * beside another call.
  */
 export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps) {
   return defineTool({
@@ -39,14 +57,18 @@ export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxO
     input: z.object({
       url: z.string().describe('An absolute http: or https: URL.'),
       method: z.string().optional().describe('The HTTP method. Default GET.'),
-      headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
+      headers: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe("Request headers. No Host header: the host is the URL's."),
       body: z.string().optional().describe('The request body, as text.'),
     }),
     parallelSafe: ({ method }) => isSafeMethod(method),
     policySubject: ({ url }) => hostSubject(url),
-    run: async ({ url, method, headers, body }) => {
+    run: async ({ url, method, headers, body }, context) => {
       const response = await environment.fetch({
         url,
+        beforeRedirect: judgeRedirect(context),
         ...(method === undefined ? {} : { method }),
         ...(headers === undefined ? {} : { headers }),
         ...(body === undefined ? {} : { body }),

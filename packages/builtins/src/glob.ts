@@ -2,23 +2,36 @@ import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
 import { capList, defaultCaps, type OutputCaps } from './caps.js';
-import { patternSubject } from './path-subject.js';
+import { policyWithholds, withheldField } from './path-policy.js';
+import { patternSubject, resolvedPaths } from './path-subject.js';
 
-/** `glob { pattern }` → `{ paths, truncated? }`: workspace files matching a glob. Read-only, parallel-safe. */
+/**
+ * `glob { pattern }` → `{ paths, truncated?, withheldByPolicy? }`: workspace files matching a glob.
+ * Paths policy withholds (see {@link policyWithholds}; judged at their resolved path, so a link
+ * in the pattern's base does not hide where a file lies) are left out and counted. Read-only,
+ * parallel-safe.
+ */
 export function globTool(environment: Environment, caps: Pick<OutputCaps, 'maxEntries'> = defaultCaps) {
   return defineTool({
     name: 'glob',
     description:
-      'Find workspace files whose path matches a glob such as "src/**/*.ts" (dotfiles only when the pattern names them). Returns sorted paths.',
+      'Find workspace files whose path matches a glob such as "src/**/*.ts" (dotfiles only when the pattern names them). Returns sorted paths; paths policy does not let you read are left out and counted in withheldByPolicy.',
     input: z.object({
       pattern: z.string().describe('A glob relative to the workspace root, e.g. "src/**/*.ts".'),
     }),
     parallelSafe: true,
     policySubject: ({ pattern }) => patternSubject(environment, pattern),
-    run: async ({ pattern }) => {
+    run: async ({ pattern }, context) => {
       const { paths } = await environment.glob(pattern);
-      const { kept, truncated } = capList(paths, caps.maxEntries, 'paths');
-      return { paths: kept, ...(truncated ? { truncated } : {}) };
+      const withholds = policyWithholds(context);
+      const resolved = await resolvedPaths(environment, paths);
+      const shown = paths.filter((_path, index) => !withholds(resolved[index]!));
+      const { kept, truncated } = capList(shown, caps.maxEntries, 'paths');
+      return {
+        paths: kept,
+        ...(truncated ? { truncated } : {}),
+        ...withheldField(paths.length - shown.length),
+      };
     },
   });
 }

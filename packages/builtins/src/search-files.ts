@@ -2,11 +2,14 @@ import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
 import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject } from './path-subject.js';
 
 /**
- * `search_files { pattern, glob? }` → `{ matches: ['path:line: text'], totalMatches, truncated? }`:
- * the lines matching a regular expression, first by path then line. Read-only, parallel-safe.
+ * `search_files { pattern, glob? }` → `{ matches: ['path:line: text'], totalMatches, truncated?,
+ * withheldByPolicy? }`: the lines matching a regular expression, first by path then line. Files
+ * policy withholds (see {@link policyWithholds}) are never opened; `withheldByPolicy` counts them.
+ * Read-only, parallel-safe.
  */
 export function searchFilesTool(
   environment: Environment,
@@ -15,7 +18,7 @@ export function searchFilesTool(
   return defineTool({
     name: 'search_files',
     description:
-      'Search the contents of workspace files for a regular expression (JavaScript syntax), line by line. Returns "path:line: text" for each matching line.',
+      'Search the contents of workspace files for a regular expression (JavaScript syntax), line by line. Returns "path:line: text" for each matching line; files policy does not let you read are skipped and counted in withheldByPolicy.',
     input: z.object({
       pattern: z
         .string()
@@ -27,15 +30,21 @@ export function searchFilesTool(
     }),
     parallelSafe: true,
     policySubject: ({ glob }) => patternSubject(environment, glob),
-    run: async ({ pattern, glob }) => {
+    run: async ({ pattern, glob }, context) => {
       const result = await environment.search(pattern, {
         ...(glob === undefined ? {} : { glob }),
         maxMatches: caps.maxMatches,
         maxLineChars: caps.maxLineChars,
+        withhold: policyWithholds(context),
       });
       const lines = result.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
       const { kept, truncated } = capList(lines, caps.maxMatches, 'matches', result.totalMatches);
-      return { matches: kept, totalMatches: result.totalMatches, ...(truncated ? { truncated } : {}) };
+      return {
+        matches: kept,
+        totalMatches: result.totalMatches,
+        ...(truncated ? { truncated } : {}),
+        ...withheldField(result.withheld ?? 0),
+      };
     },
   });
 }

@@ -5,6 +5,7 @@ import { builtinAgent } from './testing-fixtures/agent.js';
 
 describe('shell command size', () => {
   const ran: string[] = [];
+  // the gate's own bound on parameters lifted, so the shell tool's limit is what refuses
   const agent = builtinAgent(
     new MemoryEnvironment({
       commands: (command) => {
@@ -12,6 +13,9 @@ describe('shell command size', () => {
         return { stdout: 'ran', stderr: '' };
       },
     }),
+    undefined,
+    undefined,
+    { maxParameterChars: Number.POSITIVE_INFINITY },
   );
 
   it('refuses a 10 MB command with a clear error before anything runs (no stack overflow)', async () => {

@@ -1,3 +1,4 @@
+import { allowingAuthority, type CallAuthority } from './call-authority.js';
 import type { CallOptions, ToolContext, ToolProgress } from './context.js';
 import { afterBudget } from './deadlines.js';
 import { ToolgateError } from './errors.js';
@@ -12,6 +13,8 @@ export interface CallRun {
   timeoutMs: number;
   signal: AbortSignal | undefined;
   onProgress: CallOptions['onProgress'] | undefined;
+  /** How the running tool asks policy (`authorize`, `judge`); default: everything is allowed (no gate). */
+  authority?: CallAuthority;
 }
 
 /**
@@ -27,6 +30,7 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
   let controller: AbortController | undefined;
   let ended = false;
   const { callId, agent, onProgress } = call;
+  const authority = call.authority ?? allowingAuthority;
   const context: ToolContext = {
     get signal() {
       controller ??= new AbortController();
@@ -44,6 +48,8 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
         // progress is advisory: a failing listener must not fail the tool
       }
     },
+    authorize: authority.authorize,
+    judge: authority.judge,
   };
   let pending: unknown;
   try {

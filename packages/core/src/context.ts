@@ -1,3 +1,5 @@
+import type { Decision, PolicySubject, PolicyVerdict } from './policy.js';
+
 /** How far a running call has got: MCP's progress notification, as data. */
 export interface ToolProgress {
   /** Grows with every report (bytes so far, steps done …). */
@@ -30,6 +32,40 @@ export interface ToolContext {
   readonly agent: string;
   /** Tells the caller how far the call has got; ignored once the call has ended. */
   reportProgress(progress: ToolProgress): void;
+  /**
+   * Asks policy, while the call runs, about something it found and is about to touch (a redirect
+   * hop's host): the verdict for this call's agent and tool on `subject`, an `ask` put to the gate's
+   * approver, recorded as one more `policy.decided` of this call. Touch the subject only when
+   * `allowed`. Without a gate (a test calling `run` directly) everything is allowed.
+   */
+  authorize(subject: PolicySubject): Promise<Authorization>;
+  /**
+   * Policy's verdict on `subject` for this call's agent and tool (or `options.tool`), at once: no
+   * approver is asked and nothing is recorded. For filtering many things a call found (each path a
+   * search meets); say in the result what was withheld. Without a gate everything is allowed.
+   */
+  judge(subject: PolicySubject, options?: JudgeOptions): PolicyVerdict;
+}
+
+/** What {@link ToolContext.authorize} answers. */
+export interface Authorization {
+  /** True when the call may touch the subject: policy allowed it, or the approver approved an `ask`. */
+  readonly allowed: boolean;
+  /** What policy said, before any approver. */
+  readonly verdict: Decision;
+  /** Why, as recorded: policy's reason naming the subject, and the approver's answer to an `ask`. */
+  readonly reason: string;
+  /** The rule that decided; absent when the default did. */
+  readonly rule?: number;
+}
+
+/** What {@link ToolContext.judge} may be told. */
+export interface JudgeOptions {
+  /**
+   * Judge as if for this tool instead of the call's own: a search asks what policy says about
+   * `read_file` of each file it would read. It only ever narrows what the tool does.
+   */
+  tool?: string;
 }
 
 /** What one call through an agent handle (or `ToolRegistry.call`) may be given. */

@@ -53,4 +53,11 @@ export interface ToolGateOptions {
    * one by one at `maxOutputChars`.
    */
   maxContentBytes?: number;
+  /**
+   * The bound on one call's parameters, in characters of their JSON text (escaping counted, as for
+   * `maxOutputChars`). Parameters past it are refused with INVALID_PARAMETERS before anything runs;
+   * the ledger records only their size and SHA-256 (`{ omitted: { chars, sha256 } }`). Default
+   * 1,048,576 (1 MiB); `Infinity` for none.
+   */
+  maxParameterChars?: number;
 }

@@ -35,7 +35,12 @@ const registry = new ToolRegistry()
     }),
   );
 
-const agent = new ToolGate(registry, { maxOutputChars: 100_000, maxErrorChars: 10_000 }).forAgent({
+// parameters unbounded here: the 2 MB command must reach the tool for its error to be capped
+const agent = new ToolGate(registry, {
+  maxOutputChars: 100_000,
+  maxErrorChars: 10_000,
+  maxParameterChars: Number.POSITIVE_INFINITY,
+}).forAgent({
   name: 'a',
   tools: ['quotes', 'echo_fail', 'throw_plain'],
 });

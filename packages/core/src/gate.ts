@@ -1,4 +1,5 @@
 import { AgentHandle } from './agent-handle.js';
+import { answerAsk, callAuthority } from './call-authority.js';
 import type { CallCheck } from './call-check.js';
 import { checkTimeout, runCall } from './call-run.js';
 import { type ContentPart, isToolOutput } from './content.js';
@@ -8,6 +9,7 @@ import { messageOf, ToolgateError } from './errors.js';
 import type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
 import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
 import { type Manifest, parseManifest } from './manifest.js';
+import { defaultMaxParameterChars, omittedParameters, parametersTooLarge } from './parameter-bound.js';
 import {
   type Policy,
   type PolicyRequest,
@@ -38,6 +40,8 @@ export class ToolGate {
   /** The default time budget of one call, in ms (`Infinity` for none). */
   readonly timeoutMs: number;
   readonly maxContentBytes: number;
+  /** The bound on one call's parameters, in characters of their JSON text (escaping counted). */
+  readonly maxParameterChars: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
@@ -50,6 +54,7 @@ export class ToolGate {
     this.maxOutputChars = options.maxOutputChars ?? 100_000;
     this.maxErrorChars = options.maxErrorChars ?? 10_000;
     this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
+    this.maxParameterChars = checkBound(options.maxParameterChars ?? defaultMaxParameterChars);
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
     this.timeoutMs =
@@ -80,7 +85,20 @@ export class ToolGate {
     const tool = typeof name === 'string' ? name : String(name);
     const agent = manifest.name;
     const recording = recorder !== noopRecorder;
-    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: recordable(parameters) });
+    const measured = this.#measured(parameters);
+    if (measured.oversized) {
+      if (recording)
+        await recorder.toolCalled({
+          callId,
+          agent,
+          tool,
+          parameters: await omittedParameters(measured.text),
+        });
+      return this.#finish(recorder, callId, agent, tool, started, {
+        error: parametersTooLarge(tool, measured.text.length, this.maxParameterChars),
+      });
+    }
+    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: measured.value });
 
     let checked: Checked;
     try {
@@ -118,6 +136,15 @@ export class ToolGate {
         onProgress: options.onProgress,
         callId,
         agent,
+        authority: callAuthority({
+          policy: this.policy,
+          approver: this.#approver,
+          recorder,
+          callId,
+          agent,
+          tool,
+          parameters: valid,
+        }),
         timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,
       });
       const raw = pending instanceof Promise ? await pending : pending;
@@ -144,6 +171,8 @@ export class ToolGate {
   async check(manifest: Manifest, name: unknown, parameters: unknown): Promise<CallCheck> {
     const tool = typeof name === 'string' ? name : String(name);
     try {
+      const measured = this.#measured(parameters);
+      if (measured.oversized) throw parametersTooLarge(tool, measured.text.length, this.maxParameterChars);
       const pending = this.#check(manifest, name, tool, parameters);
       const { verdict, request } = pending instanceof Promise ? await pending : pending;
       if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
@@ -156,6 +185,13 @@ export class ToolGate {
     } catch (error) {
       return { status: 'refused', tool, error: errorData(error, this.maxErrorChars) };
     }
+  }
+
+  /** The parameters as recordable JSON, and whether their JSON text is past `maxParameterChars`. */
+  #measured(parameters: unknown): { value: JsonValue; text: string; oversized: boolean } {
+    const value = recordable(parameters);
+    const text = JSON.stringify(value);
+    return { value, text, oversized: text.length > this.maxParameterChars };
   }
 
   /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
@@ -211,27 +247,8 @@ export class ToolGate {
     return { ...assessed, allowed, reason };
   }
 
-  async #ask(
-    verdict: PolicyVerdict,
-    request: ApprovalRequest,
-  ): Promise<{ allowed: boolean; reason: string }> {
-    const approver = this.#approver;
-    if (!approver)
-      return { allowed: false, reason: `${verdict.reason}; policy says ask and no approver is configured` };
-    try {
-      const answer = await approver(request);
-      const approved = typeof answer === 'boolean' ? answer : answer.approved === true;
-      const because = typeof answer === 'object' && answer.reason ? `: ${answer.reason}` : '';
-      return {
-        allowed: approved,
-        reason: `${verdict.reason}; ${approved ? 'approved' : 'not approved'}${because}`,
-      };
-    } catch (error) {
-      return {
-        allowed: false,
-        reason: `${verdict.reason}; the approver failed (${messageOf(error)}), so it is denied`,
-      };
-    }
+  #ask(verdict: PolicyVerdict, request: ApprovalRequest): Promise<{ allowed: boolean; reason: string }> {
+    return answerAsk(this.#approver, verdict.reason, request);
   }
 
   #finish(
@@ -280,6 +297,14 @@ function denied(agent: string, tool: string, reason: string): ToolgateError {
   return new ToolgateError(
     'PERMISSION_DENIED',
     `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
+  );
+}
+
+function checkBound(maxParameterChars: unknown): number {
+  if (typeof maxParameterChars === 'number' && maxParameterChars > 0) return maxParameterChars;
+  throw new ToolgateError(
+    'INVALID_DEFINITION',
+    `the gate option maxParameterChars must be a positive number of characters (Infinity for no bound), not ${String(maxParameterChars)}`,
   );
 }
 

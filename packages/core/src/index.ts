@@ -22,8 +22,10 @@ export {
 } from './content.js';
 export { capContent, capToolOutput, defaultMaxContentBytes, type OutputCaps } from './content-caps.js';
 export type {
+  Authorization,
   CallOptions,
   ExternalDecision,
+  JudgeOptions,
   ToolContext,
   ToolProgress,
   ToolProgressEvent,

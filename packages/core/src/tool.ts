@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allowingAuthority } from './call-authority.js';
 import { checkTimeout } from './call-run.js';
 import type { ToolContext } from './context.js';
 import { messageOf, ToolgateError } from './errors.js';
@@ -31,7 +32,8 @@ export interface ToolDefinition<Input extends z.ZodObject> {
   input: Input;
   /**
    * Does the work. May be sync or async; returns a JSON-serialisable value. `context` carries the
-   * call's abort `signal`, its `callId`, the calling `agent` and `reportProgress`.
+   * call's abort `signal`, its `callId`, the calling `agent`, `reportProgress`, and `authorize` /
+   * `judge` to ask policy about what the call finds while it runs.
    */
   run: (parameters: z.output<Input>, context: ToolContext) => unknown;
   /**
@@ -67,7 +69,7 @@ export interface Tool<Input extends z.ZodObject = z.ZodObject> extends ToolDescr
   parse(parameters: unknown): z.output<Input>;
   /**
    * Runs the tool. Called directly without a context (a benchmark, a test), it gets one whose
-   * signal never aborts, with no agent and no progress listener.
+   * signal never aborts, with no agent, no progress listener, and an `authorize`/`judge` that allow.
    */
   run(parameters: z.output<Input>, context?: ToolContext): unknown;
   /** The time budget of one call in ms, when the tool sets its own. */
@@ -133,6 +135,8 @@ function standaloneContext(): ToolContext {
     callId: crypto.randomUUID(),
     agent: '',
     reportProgress() {},
+    authorize: allowingAuthority.authorize,
+    judge: allowingAuthority.judge,
   };
 }
 

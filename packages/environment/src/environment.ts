@@ -70,6 +70,12 @@ export interface SearchOptions {
   maxMatches?: number;
   /** Cut each matching line's text to this many characters. Default 1,000. */
   maxLineChars?: number;
+  /**
+   * True for a file (workspace-relative path) the search must not read: policy withholds it. It is
+   * asked before any file is opened, and a withheld file is never read by the search nor reported;
+   * the result counts them (`withheld`).
+   */
+  withhold?: (path: string) => boolean;
 }
 
 /** One matching line. */
@@ -96,6 +102,8 @@ export interface SearchResult {
    * some were dropped.
    */
   unverifiedMatches?: number;
+  /** Files `withhold` held back (never read), among those the glob selected. Present only when some were. */
+  withheld?: number;
 }
 
 /** How {@link Environment.exec} runs a command. */
@@ -158,10 +166,27 @@ export interface FetchRequest {
   url: string;
   /** Default `GET`. */
   method?: string;
+  /** Request headers. A `Host` header (any letter case) is refused: the host is the URL's. */
   headers?: Record<string, string>;
   body?: string;
   /** Overrides the environment's time cap for this request (never above it). */
   timeoutMs?: number;
+  /**
+   * Told each redirect target after the environment's own rules passed it and before it is
+   * contacted (policy judges it here: the fetch tool asks `context.authorize`). Throwing ends the
+   * fetch with that error, and nothing is sent to the target.
+   */
+  beforeRedirect?: (hop: RedirectHop) => void | Promise<void>;
+}
+
+/** A redirect target, as {@link FetchRequest.beforeRedirect} is told it. */
+export interface RedirectHop {
+  /** The absolute URL the response redirects to. */
+  readonly url: string;
+  /** Its lower-cased host name, without IPv6 brackets or a trailing dot. */
+  readonly hostname: string;
+  /** Which redirect this is: 1 for the first. */
+  readonly number: number;
 }
 
 /** An HTTP response, with its body as text, capped. */

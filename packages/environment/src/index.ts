@@ -20,6 +20,7 @@ export type {
   FileContent,
   GlobResult,
   ReadFileOptions,
+  RedirectHop,
   ResolvedPath,
   SearchMatch,
   SearchOptions,

@@ -6,7 +6,7 @@ import { ToolgateError } from '@toolgate/core';
 import { assertAddressAllowed } from './address-rules.js';
 import type { FetchRequest, FetchResponse } from './environment.js';
 import { CappedBuffer } from './local-exec.js';
-import { type CheckedUrl, checkUrl } from './url-rules.js';
+import { assertNoHostHeader, type CheckedUrl, checkUrl } from './url-rules.js';
 
 /** One resolved address of a host name. */
 export interface HostAddress {
@@ -35,10 +35,12 @@ const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization'];
 /**
  * Makes an HTTP(S) request with node:http, checking every hop: the scheme, IP literals, the
  * addresses a name resolves to (in the very lookup the socket connects with), and the address the
- * socket actually connected to. Redirects are followed by hand so each hop is checked again;
- * environment proxies are never consulted.
+ * socket actually connected to. Redirects are followed by hand so each hop is checked again, and
+ * told to `request.beforeRedirect` (policy) before it is contacted; environment proxies are never
+ * consulted. A `Host` header is refused: the host is the URL's.
  */
 export async function fetchLocal(request: FetchRequest, rules: NetworkRules): Promise<FetchResponse> {
+  assertNoHostHeader(request.headers);
   const timeoutMs = Math.min(request.timeoutMs ?? rules.timeoutMs, rules.timeoutMs);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -60,6 +62,7 @@ export async function fetchLocal(request: FetchRequest, rules: NetworkRules): Pr
       }
       const nextUrl = new URL(location, current.url).href;
       const next = checkUrl(nextUrl, rules.isAllowed);
+      await request.beforeRedirect?.({ url: nextUrl, hostname: next.hostname, number: hop + 1 });
       if (next.url.origin !== current.url.origin) headers = withoutCredentials(headers);
       const status = response.statusCode ?? 0;
       if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {

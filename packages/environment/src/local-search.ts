@@ -7,12 +7,17 @@ import { prepareSearch, type SearchEngine } from './search-prepare.js';
 import { searchWithRipgrep } from './search-ripgrep.js';
 import { searchOffThread, searchTimedOut } from './search-thread.js';
 import { RipgrepVerifier } from './search-verify.js';
+import { maxRipgrepExclusions, ripgrepExclusions, searchAllowance } from './search-withheld.js';
 
 /**
  * Searches the files under the confined root, with ripgrep when allowed and able (every line it
  * reports verified against the file opened inside the root), otherwise with the JavaScript engine
  * on a worker thread (reading files only through the confined walk). Either way the search ends by
  * `timeoutMs`: ripgrep is killed, the thread terminated, and the search fails with TIMEOUT.
+ * With `options.withhold`, every file the glob selects is first asked about by name (no file
+ * opened); the engines then open only the files it let through (ripgrep is told to skip each
+ * withheld file, or, past {@link maxRipgrepExclusions} of them under `auto`, the JavaScript engine
+ * searches instead), and the result counts the withheld files.
  */
 export async function searchLocal(
   scope: { root: ConfinedRoot; allowHardLinks: boolean },
@@ -25,7 +30,21 @@ export async function searchLocal(
   const { root, allowHardLinks } = scope;
   const prepared = prepareSearch(pattern, options);
   const deadline = performance.now() + timeoutMs;
-  const translated = engine === 'javascript' ? undefined : ripgrepPattern(pattern);
+  const allowance =
+    options?.withhold === undefined
+      ? undefined
+      : await searchAllowance(root, prepared.include, options.withhold);
+  const withheld =
+    allowance === undefined || allowance.withheld.length === 0 ? {} : { withheld: allowance.withheld.length };
+  const include =
+    allowance === undefined
+      ? prepared.include
+      : (path: string) => allowance.allowed.has(path) && prepared.include(path);
+  const exclusions = allowance?.withheld ?? [];
+  const translated =
+    engine === 'javascript' || (engine === 'auto' && exclusions.length > maxRipgrepExclusions)
+      ? undefined
+      : ripgrepPattern(pattern);
   if (translated !== undefined) {
     const verifier = new RipgrepVerifier(root, allowHardLinks, prepared.collector);
     const outcome = await searchWithRipgrep(
@@ -34,14 +53,15 @@ export async function searchLocal(
         command: ripgrep.command,
         pattern: translated,
         glob: prepared.glob,
+        exclude: ripgrepExclusions(exclusions),
         env: ripgrep.env,
         timeoutMs,
       },
-      prepared.include,
+      include,
       verifier,
     );
     if (outcome === 'done') {
-      const result = prepared.collector.result('ripgrep');
+      const result = { ...prepared.collector.result('ripgrep'), ...withheld };
       return verifier.unverified === 0 ? result : { ...result, unverifiedMatches: verifier.unverified };
     }
     if (outcome === 'timed-out') throw searchTimedOut(pattern, timeoutMs, 'ripgrep');
@@ -53,9 +73,11 @@ export async function searchLocal(
     }
   }
   const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
-  return searchOffThread(
-    { kind: 'directory', root, allowHardLinks, pattern, options: jobOptions(options) },
+  const only = allowance === undefined ? undefined : [...allowance.allowed];
+  const result = await searchOffThread(
+    { kind: 'directory', root, allowHardLinks, pattern, options: jobOptions(options, only) },
     remaining,
     timeoutMs,
   );
+  return { ...result, ...withheld };
 }

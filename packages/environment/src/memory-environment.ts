@@ -35,7 +35,7 @@ import {
 import { jobOptions } from './search-job.js';
 import { prepareSearch, searchDefaults } from './search-prepare.js';
 import { searchOffThread } from './search-thread.js';
-import { checkUrl, hostAllowList } from './url-rules.js';
+import { assertNoHostHeader, checkUrl, hostAllowList } from './url-rules.js';
 
 /** Serves a command line in a {@link MemoryEnvironment}: a result (missing fields default) or stdout text. */
 export type CommandHandler = (
@@ -157,9 +157,20 @@ export class MemoryEnvironment implements Environment {
 
   async search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
     const { include } = prepareSearch(pattern, options);
-    const files = [...this.#tree.files].filter(([path]) => include(path));
+    const withhold = options?.withhold;
+    let withheld = 0;
+    const files = [...this.#tree.files].filter(([path]) => {
+      if (!include(path)) return false;
+      if (withhold?.(path) !== true) return true;
+      withheld++;
+      return false;
+    });
     const timeoutMs = this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs;
-    return searchOffThread({ kind: 'texts', files, pattern, options: jobOptions(options) }, timeoutMs);
+    const result = await searchOffThread(
+      { kind: 'texts', files, pattern, options: jobOptions(options) },
+      timeoutMs,
+    );
+    return withheld === 0 ? result : { ...result, withheld };
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
@@ -184,6 +195,7 @@ export class MemoryEnvironment implements Environment {
   }
 
   async fetch(request: FetchRequest): Promise<FetchResponse> {
+    assertNoHostHeader(request.headers);
     const checked = checkUrl(request.url, this.#isAllowed);
     const handler = this.#options.fetch;
     if (!handler) {

@@ -24,6 +24,8 @@ export function searchWithRipgrep(
     command: string;
     pattern: string;
     glob: string | undefined;
+    /** Arguments that exclude files ripgrep must not open (`--glob=!/…`), given after the glob. */
+    exclude?: readonly string[];
     env: Record<string, string>;
     timeoutMs: number;
   },
@@ -43,6 +45,7 @@ export function searchWithRipgrep(
     '--encoding=none',
   ];
   if (options.glob !== undefined && safeGlob.test(options.glob)) args.push(`--glob=${options.glob}`);
+  args.push(...(options.exclude ?? []));
   args.push('--regexp', options.pattern, '--', '.');
   return new Promise((resolvePromise) => {
     const child = spawn(options.command, args, {

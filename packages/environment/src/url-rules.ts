@@ -59,3 +59,17 @@ export function checkUrl(raw: string, isAllowed: (hostname: string, port: number
   if (isIP(hostname)) assertAddressAllowed(hostname, url.host, allowed);
   return { url, hostname, port, allowed };
 }
+
+/**
+ * Refuses a caller-supplied `Host` header, in any letter case: the host a request names is its
+ * URL's, the one every rule judged, never one a header puts in its place.
+ */
+export function assertNoHostHeader(headers: Record<string, string> | undefined): void {
+  const named = Object.keys(headers ?? {}).find((name) => name.trim().toLowerCase() === 'host');
+  if (named === undefined) return;
+  throw new ToolgateError(
+    'INVALID_PARAMETERS',
+    `the request header ${JSON.stringify(named)} is refused: the Host a request is sent with is its URL's ` +
+      'host, the one policy and the network rules judged; put the host you mean in the URL and send no Host header',
+  );
+}

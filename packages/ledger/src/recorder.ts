@@ -44,6 +44,8 @@ export class LedgerRecorder implements Recorder {
   readonly store: LedgerStore;
   readonly runId: string;
   #turn: number;
+  /** Decisions recorded so far of each call that has not returned (a call may be decided mid-run too). */
+  readonly #decisions = new Map<string, number>();
 
   constructor(store: LedgerStore, options: LedgerRecorderOptions) {
     this.store = store;
@@ -99,11 +101,15 @@ export class LedgerRecorder implements Recorder {
     const { callId, tool, verdict, decision, reason, rule } = record;
     const payload: JsonObject = { callId, tool, verdict, decision, reason };
     if (rule !== undefined) payload.rule = rule;
-    await this.#call('policy.decided', record, payload);
+    // the call's own decision keeps its id; one made while it ran (`context.authorize`) is numbered
+    const count = (this.#decisions.get(callId) ?? 0) + 1;
+    this.#decisions.set(callId, count);
+    await this.#call('policy.decided', record, payload, count === 1 ? undefined : `policy.decided.${count}`);
   }
 
   async toolReturned(record: ToolReturnedRecord): Promise<void> {
     const { callId, tool, durationMs } = record;
+    this.#decisions.delete(callId);
     const payload: JsonObject = record.isError
       ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
       : { callId, tool, isError: false, output: record.output };
@@ -139,9 +145,14 @@ export class LedgerRecorder implements Recorder {
     await this.record('agent.derived', parent, { agent, parent, tools: [...tools] });
   }
 
-  #call(kind: string, record: { callId: string; agent: string }, payload: JsonObject): Promise<LedgerEvent> {
+  #call(
+    kind: string,
+    record: { callId: string; agent: string },
+    payload: JsonObject,
+    idKind = kind,
+  ): Promise<LedgerEvent> {
     return this.#append({
-      id: this.#id(record.callId, kind),
+      id: this.#id(record.callId, idKind),
       runId: this.runId,
       turn: this.#turn,
       kind,

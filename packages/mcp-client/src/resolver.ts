@@ -13,6 +13,7 @@ import { Approvals } from './approvals.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 import { capMapped, mapResult } from './map-result.js';
+import { withholdRemotePaths } from './remote-withheld.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
@@ -205,7 +206,13 @@ export class MCPResolver implements ToolResolver {
       context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
     );
     const where = { server: entry.connection.name, tool: name };
-    return capMapped(mapResult(result, where), where, this.#options);
+    const mapped = withholdRemotePaths(
+      entry.connection.config,
+      entry.remoteName,
+      mapResult(result, where),
+      context,
+    );
+    return capMapped(mapped, where, this.#options);
   }
 
   /**

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     host: options.host,
     port: options.port,
     maxBodyBytes: options.maxBodyBytes,
+    allowUnauthenticated: options.noAuth,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),

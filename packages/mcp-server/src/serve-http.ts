@@ -1,6 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ToolgateError } from '@toolgate/core';
+import { isLoopback } from './http-guard.js';
 import { listenGuarded, sendBodyError, sendJsonRpcError } from './http-listen.js';
 import { BodyError, readJsonBody } from './read-body.js';
 
@@ -20,6 +22,12 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[];
   /** The largest request body, in bytes (else 413). Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Serve a `host` that is not loopback without a `token`, on purpose (`toolgate-mcp --no-auth`).
+   * Default false: such a bind is refused with INVALID_DEFINITION, since anyone who can reach the
+   * port could call every tool served.
+   */
+  allowUnauthenticated?: boolean;
 }
 
 /** A running HTTP endpoint. */
@@ -36,6 +44,7 @@ export interface HttpEndpoint {
  * Serves MCP over streamable HTTP, statelessly: every POST gets a fresh server from `createServer`
  * and a fresh transport, so instances can sit behind any load balancer. Before MCP sees a request
  * it checks `Host` and `Origin` (403), the bearer token (401), the method (405) and the body size (413).
+ * A `host` that is not loopback needs a `token` (or `allowUnauthenticated: true`), as for `toolgate-mcp`.
  *
  * @example
  * const endpoint = await serveHttp(() => createMcpServer(registry, { tools: ['oracle'] }), { port: 0 });
@@ -45,6 +54,7 @@ export async function serveHttp(
   createMcpServer: () => Server,
   options: HttpServeOptions = {},
 ): Promise<HttpEndpoint> {
+  assertAuthenticatedBind(options);
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   return listenGuarded(async (request, response) => {
@@ -79,4 +89,16 @@ export async function serveHttp(
     await mcp.connect(transport);
     await transport.handleRequest(request, response, body);
   }, options);
+}
+
+/** Refuses, before anything is bound, an address beyond loopback that nobody has to authenticate to. */
+function assertAuthenticatedBind(options: HttpServeOptions): void {
+  const host = options.host ?? '127.0.0.1';
+  if (options.token !== undefined || options.allowUnauthenticated === true || isLoopback(host)) return;
+  throw new ToolgateError(
+    'INVALID_DEFINITION',
+    `serveHttp: host ${host} is not loopback, so anyone who can reach it could call the tools served without ` +
+      'a token; pass `token` (clients send "Authorization: Bearer <token>"), bind 127.0.0.1, or pass ' +
+      '`allowUnauthenticated: true` to serve it unauthenticated on purpose',
+  );
 }

@@ -1,16 +1,24 @@
-import { type AgentHandle, type Policy, ToolGate, ToolRegistry, type ToolResult } from '@toolgate/core';
+import {
+  type AgentHandle,
+  type Policy,
+  ToolGate,
+  type ToolGateOptions,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { type BuiltinToolsOptions, builtinTools } from '../builtin-tools.js';
 
-/** An agent granted all eight built-in tools over `environment`, behind a real gate. */
+/** An agent granted all eight built-in tools over `environment`, behind a real gate (with `gateOptions`, when given). */
 export function builtinAgent(
   environment: Environment,
   policy?: Policy,
   options?: BuiltinToolsOptions,
+  gateOptions: ToolGateOptions = {},
 ): AgentHandle {
   const registry = new ToolRegistry();
   for (const tool of builtinTools(environment, options)) registry.register(tool);
-  const gate = new ToolGate(registry, policy ? { policy } : {});
+  const gate = new ToolGate(registry, { ...gateOptions, ...(policy ? { policy } : {}) });
   return gate.forAgent({
     name: 'tester',
     tools: ['read_file', 'write_file', 'list_dir', 'glob', 'search_files', 'shell', 'fetch', 'oracle'],

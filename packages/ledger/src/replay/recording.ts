@@ -67,8 +67,9 @@ export function readRecording(events: Iterable<LedgerEvent>, runId?: string): Re
       byCallId.set(callId, call);
       toolNames.add(tool);
     } else if (event.kind === 'policy.decided') {
+      // the call's own decision is its first; later ones were made while it ran (a redirect hop)
       const call = byCallId.get(callId);
-      if (call) call.decided = event;
+      if (call && call.decided === undefined) call.decided = event;
     } else if (event.kind === 'tool.returned') {
       const call = byCallId.get(callId);
       if (call) call.returned = event;
