@@ -40,8 +40,10 @@ export function shellTool(environment: Environment, options: ShellOptions) {
       const result = await environment.exec(command, {
         timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
         signal: context.signal,
-        // A sandbox with network "policy" hands it to its egress judge with each destination.
+        // A sandbox with network "policy" asks this call's own policy about each destination: the
+        // hosts rules that judge fetch, an ask put to the approver, every answer recorded.
         callId: context.callId,
+        egressJudge: async ({ host }) => (await context.authorize({ hosts: [host] })).allowed,
         onOutput: ({ text }) => {
           received += text.length;
           context.reportProgress({ progress: received, message: text });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Policy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { SandboxEnvironment } from '@toolgate/environment';
 import {
   giveToSandboxUser,
@@ -11,6 +12,7 @@ import {
   type TempWorld,
 } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinTools } from './builtin-tools.js';
 import { builtinAgent, codeOf, outputOf } from './testing-fixtures/agent.js';
 
 async function until(condition: () => boolean, withinMs = 30_000): Promise<boolean> {
@@ -145,5 +147,44 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
       expect(server.requests.length).toBe(before);
       expect(asked).toEqual([{ host: '127.0.0.1', callId: expect.stringMatching(/.+/) }]);
     });
+
+    it("judges a sandboxed command's destinations by the call's own hosts policy, and records each answer", async () => {
+      const decided: Array<{ callId: string; decision: string; reason: string }> = [];
+      const environment = new SandboxEnvironment({
+        root: world.root,
+        network: 'policy',
+        lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+        allowHosts: [`allowed.test:${server.port}`, `denied.test:${server.port}`],
+        egressJudge: () => true,
+      });
+      const registry = new ToolRegistry();
+      for (const tool of builtinTools(environment)) registry.register(tool);
+      const gate = new ToolGate(registry, {
+        policy: new Policy({
+          default: 'allow',
+          rules: [{ tools: ['shell'], hosts: ['denied.test'], decision: 'deny', reason: 'no exfiltration' }],
+        }),
+        recorder: {
+          toolCalled() {},
+          policyDecided: (record) => void decided.push(record),
+          toolReturned() {},
+        },
+      });
+      const shell = gate.forAgent({ name: 'egress', tools: ['shell'] });
+      const before = server.requests.length;
+      const reached = outputOf(
+        await shell.callTool('shell', { command: `curl -sS http://allowed.test:${server.port}/` }),
+      );
+      expect(reached.stdout).toBe('internal');
+      expect(server.requests.length).toBe(before + 1);
+      const refused = outputOf(
+        await shell.callTool('shell', { command: `curl -sS http://denied.test:${server.port}/` }),
+      );
+      expect(refused.stdout).toContain('egress proxy refused denied.test');
+      expect(server.requests.length).toBe(before + 1);
+      const denial = decided.find((record) => record.decision === 'deny');
+      expect(denial).toMatchObject({ reason: expect.stringContaining('denied.test') });
+      expect(decided.filter((record) => record.callId === denial?.callId)).toHaveLength(2);
+    }, 90_000);
   },
 );

@@ -123,8 +123,9 @@ export interface ExecOptions {
   /** The tool call this command runs for, handed to a sandbox's egress judge with each destination. */
   callId?: string;
   /**
-   * Judges this call's network destinations in a sandbox with `network: 'policy'`, in place of the
-   * environment's `egressJudge` (a tool passes one that asks policy for its own call). True allows.
+   * Judges this call's network destinations in a sandbox with `network: 'policy'`, beside the
+   * environment's `egressJudge` (a tool passes one that asks policy for its own call): a destination
+   * is contacted only when both allow it. True allows.
    */
   egressJudge?: (destination: {
     host: string;

@@ -198,8 +198,14 @@ export class SandboxEnvironment implements Environment {
   }
 
   #startProxy(options: ExecOptions) {
-    const judge = options.egressJudge ?? this.#options.egressJudge;
-    if (judge === undefined) throw new Error('unreachable: network policy without a judge');
+    // The environment's judge and the call's own (a tool asking its call's policy) both judge each
+    // destination: the strictest answer wins, and neither can widen the other.
+    const judges = [this.#options.egressJudge, options.egressJudge].filter((judge) => judge !== undefined);
+    if (judges.length === 0) throw new Error('unreachable: network policy without a judge');
+    const judge: EgressJudge = async (destination) => {
+      for (const each of judges) if (!(await each(destination))) return false;
+      return true;
+    };
     return startEgressProxy({
       judge,
       isAllowed: hostAllowList(this.#options.allowHosts),
