@@ -9,7 +9,7 @@ export interface LargeLedger {
   readonly records: number;
   /** How many calls failed (every tenth). */
   readonly failed: number;
-  /** The call ids holding the search term `needle-<n>`: the calls whose number ends in 777. */
+  /** The call ids holding the search term `needle-<n>`: the calls whose number ends in 077. */
   readonly needles: number;
 }
 
@@ -38,7 +38,7 @@ export async function writeLargeLedger(path: string, calls: number, padding = 0)
     const actor = ['teller', 'critic', 'scribe'][call % 3]!;
     const callId = `call-${call}`;
     const tool = call % 2 ? 'oracle' : 'scroll';
-    const needle = call % 1000 === 777;
+    const needle = call % 1000 === 77;
     if (needle) needles++;
     const common = { runId: 'big-1', actor, turn: call };
     await append({
