@@ -68,14 +68,14 @@ function slowReader(url: string, path: string): Promise<void> {
 function get(url: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(new URL(path, url), (response) => {
+      // a stream never ends: its status is the answer
+      if (response.headers['content-type']?.includes('event-stream')) {
+        response.destroy();
+        return resolve({ status: response.statusCode ?? 0, body: '' });
+      }
       let body = '';
       response.on('data', (chunk) => {
         body += String(chunk);
-        // a stream never ends: its first message is enough
-        if (response.headers['content-type']?.includes('event-stream') && body.includes('\n\n')) {
-          response.destroy();
-          resolve({ status: response.statusCode ?? 0, body });
-        }
       });
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
     });
@@ -113,23 +113,31 @@ describe('toolgate-ledger serve under slow readers', () => {
 });
 
 describe('toolgate-ledger serve: capped live streams', () => {
-  it('answers 503 past the cap, saying so, and takes a stream again once one closes', async () => {
+  it('answers 503 past the cap, saying so, and takes a stream again once one closes', {
+    timeout: 60_000,
+  }, async () => {
     const path = file('ledger.jsonl');
     await writeSampleLedger(path);
     viewer = await serveLedger(path, { maxStreams: 2 });
     const url = viewer.url;
     await slowReader(url, '/events');
     await slowReader(url, '/events');
-    await vi.waitFor(async () => {
-      const refused = await get(url, '/events');
-      expect(refused.status).toBe(503);
-      expect(refused.body).toContain('too many pages are following this ledger (2 at most)');
-    });
+    await vi.waitFor(
+      async () => {
+        const refused = await get(url, '/events');
+        expect(refused.status).toBe(503);
+        expect(refused.body).toContain('too many pages are following this ledger (2 at most)');
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     sockets.shift()!.destroy();
-    await vi.waitFor(async () => expect((await get(url, '/events')).status).toBe(200), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await get(url, '/events')).status).toBe(200), {
+      timeout: 20_000,
+      interval: 100,
+    });
   });
 
-  it('shares one follow: every stream tells the same state', async () => {
+  it('shares one follow: every stream tells the same state', { timeout: 60_000 }, async () => {
     const path = file('ledger.jsonl');
     const events = await writeSampleLedger(path);
     viewer = await serveLedger(path);
