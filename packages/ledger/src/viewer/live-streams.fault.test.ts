@@ -50,16 +50,20 @@ function statusWhen(url: string, test: (state: { status: { state: string } }) =>
   });
 }
 
-/** A reader that sends its request and then never reads a byte of the answer. */
+/**
+ * A reader that sends its request, takes the first chunk of the answer (so the server has answered
+ * it: the stream is open, or the window on its way) and then never reads another byte.
+ */
 function slowReader(url: string, path: string): Promise<void> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   sockets.push(socket);
   return new Promise((resolve, reject) => {
-    socket.once('connect', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+    socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    socket.once('data', (chunk) => {
       socket.pause();
-      resolve();
+      if (String(chunk).startsWith('HTTP/1.1 200')) resolve();
+      else reject(new Error(`${path} answered ${String(chunk).split('\r\n')[0]}`));
     });
     socket.once('error', reject);
   });
