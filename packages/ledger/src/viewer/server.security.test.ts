@@ -83,7 +83,10 @@ describe('toolgate-ledger serve: local, read-only, Host-checked', () => {
     const refused = await send(viewer.url, { path: '/rows?run=', headers: { host: `evil.example:${port}` } });
     expect(refused.status).toBe(403);
     expect(refused.body).not.toContain('oracle');
-    const foreign = await send(viewer.url, { path: '/rows?run=', headers: { origin: 'https://evil.example' } });
+    const foreign = await send(viewer.url, {
+      path: '/rows?run=',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     const own = await send(viewer.url, { path: '/rows?run=' });
     expect(own.status).toBe(200);
