@@ -10,7 +10,7 @@ import { runsOf } from '../runs.js';
 import { verifyLedgerFile } from '../verify.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
-import { safeJson, shownWord } from './quote.js';
+import { safeJson, shownProse, shownWord } from './quote.js';
 import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
@@ -109,7 +109,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           ...(workers > 0 ? { workers } : {}),
         });
     if (!result.ok) {
-      io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${result.reason}\n`);
+      // the reason may quote the bad line itself: escaped like everything else read from the ledger
+      io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${shownProse(result.reason)}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
     }
     // An empty ledger is sound (nothing in it can have been tampered with), so both commands exit 0;

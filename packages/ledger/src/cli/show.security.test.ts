@@ -115,6 +115,24 @@ describe('toolgate-ledger show: what the auditor reads is escaped', () => {
   });
 });
 
+describe('toolgate-ledger verify: what the auditor reads is escaped', () => {
+  it('names a bad record without writing the raw bytes its reason quotes', async () => {
+    const path = file('broken.jsonl');
+    writeFileSync(path, `{"seq":0,\u001b]52;c;ZWNobyBwd25lZA==\u0007\n#9 forged\n`);
+    const err: string[] = [];
+    const io = {
+      stdout: { write: () => undefined },
+      stderr: { write: (text: string) => err.push(text) },
+      env: {},
+    };
+    expect(await main(['verify', path], io)).toBe(1);
+    const text = err.join('');
+    expect(text).toMatch(/^.*broken\.jsonl: bad record at seq 0: /);
+    expect(text.split('\n')).toHaveLength(2);
+    expect(text.slice(0, -1)).not.toMatch(rawControl);
+  });
+});
+
 describe('quoted and safeJson', () => {
   it('read back with JSON.parse to the very text and value', () => {
     expect(JSON.parse(quoted(hostileTool))).toBe(hostileTool);
