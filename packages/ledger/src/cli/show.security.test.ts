@@ -118,7 +118,8 @@ describe('toolgate-ledger show: what the auditor reads is escaped', () => {
 describe('toolgate-ledger verify: what the auditor reads is escaped', () => {
   it('names a bad record without writing the raw bytes its reason quotes', async () => {
     const path = file('broken.jsonl');
-    writeFileSync(path, `{"seq":0,\u001b]52;c;ZWNobyBwd25lZA==\u0007\n#9 forged\n`);
+    // V8's JSON.parse error quotes the start of the line: here an OSC 52 clipboard write
+    writeFileSync(path, '\u001b]52;c;ZWNobyBwd25lZA==\u0007 #9 forged\n');
     const err: string[] = [];
     const io = {
       stdout: { write: () => undefined },
