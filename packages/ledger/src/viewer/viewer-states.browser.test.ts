@@ -12,6 +12,7 @@ import {
   skipBrowser,
 } from '../test-support/viewer-browser.js';
 import { writeViewerLedger } from '../test-support/viewer-ledger.js';
+import { serveLedger } from './server.js';
 
 const file = temporaryFiles();
 const bound = { timeout: 30_000 };
@@ -95,5 +96,28 @@ describe.skipIf(skipBrowser)('the viewer says Verified only when it is (toolgate
     expect(await classOf(page, 'status')).toContain('status-bad');
     expect(await classOf(page, 'mode')).not.toContain('mode-live');
     await page.close();
+  });
+
+  it("says the server refused a page past its cap of live pages, in the server's words", async () => {
+    const path = file('capped.jsonl');
+    await writeViewerLedger(path);
+    const viewer = await serveLedger(path, { maxStreams: 1 });
+    try {
+      const first = await browser.newPage();
+      await first.goto(viewer.url);
+      await expect.poll(() => classOf(first, 'mode'), bound).toContain('mode-live');
+      const second = await browser.newPage();
+      await second.goto(viewer.url);
+      await expect
+        .poll(() => textOf(second, 'mode'), bound)
+        .toContain('too many pages are following this ledger (1 at most); close one and reload');
+      expect(await classOf(second, 'mode')).toContain('mode-lost');
+      // the first page follows on, unharmed
+      expect(await classOf(first, 'mode')).toContain('mode-live');
+      await first.close();
+      await second.close();
+    } finally {
+      await viewer.close();
+    }
   });
 });

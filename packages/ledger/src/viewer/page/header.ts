@@ -13,6 +13,8 @@ export interface HeaderState {
   last: { seq: number; hash: string } | undefined;
   count: number;
   mode: 'static' | 'connecting' | 'live' | 'lost';
+  /** Why the server ended or refused the live stream, when it said (a 503 past its cap). */
+  lostReason?: string | undefined;
   /** How many calls the ledger holds (`calls`), and how many ended each way. */
   tally: Readonly<Record<string, number>>;
 }
@@ -75,6 +77,7 @@ const modes = {
 
 /** The mode line: green "live" only beside a ledger that verified. */
 function modeOf(state: HeaderState): { text: string; tone: string } {
+  if (state.mode === 'lost' && state.lostReason) return { text: `✘ ${state.lostReason}`, tone: 'lost' };
   if (state.mode !== 'live') return { text: modes[state.mode], tone: state.mode };
   if (state.status.state === 'unreadable') {
     return { text: '○ waiting for a readable ledger: the server keeps looking', tone: 'connecting' };

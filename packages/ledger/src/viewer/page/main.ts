@@ -217,6 +217,19 @@ function render(): void {
   renderBody();
 }
 
+/** Asks the stream again to learn why it was refused: the server words a 503 (too many pages). */
+async function lostBecause(): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const response = await fetch('events', { signal: controller.signal });
+    if (response.status !== 200) header.lostReason = (await response.text()).trim();
+  } catch {
+    // the server is gone: "connection lost" says it
+  } finally {
+    controller.abort();
+  }
+}
+
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') open(undefined);
 });
@@ -252,5 +265,6 @@ if (embedded) {
   events.addEventListener('error', () => {
     header.mode = events.readyState === EventSource.CLOSED ? 'lost' : 'connecting';
     renderTop();
+    if (header.mode === 'lost') void lostBecause().then(renderTop);
   });
 }
