@@ -179,7 +179,7 @@ function renderPager(window: RowsWindow | undefined): void {
   const shown = window?.rows.length ?? 0;
   const last = Math.max(0, Math.floor((total - 1) / pageSize) * pageSize);
   pager.replaceChildren(
-    button('⏮ first', 'page-first', from > 0, () => go(0)),
+    button('« first', 'page-first', from > 0, () => go(0)),
     button('◀ previous', 'page-previous', from > 0, () => go(from - pageSize)),
     element(
       'span',
@@ -187,7 +187,7 @@ function renderPager(window: RowsWindow | undefined): void {
       total === 0 ? 'no rows' : `rows ${from + 1}–${from + shown} of ${total}`,
     ),
     button('next ▶', 'page-next', from + shown < total, () => go(from + pageSize)),
-    button('last ⏭', 'page-last', from < last, () => go(last)),
+    button('last »', 'page-last', from < last, () => go(last)),
   );
 }
 
