@@ -13,7 +13,8 @@ import {
 } from '../test-support/viewer-browser.js';
 
 const file = temporaryFiles();
-const bound = { timeout: 60_000 };
+// a guard against a hang only: on a busy 2-core machine verifying 210,000 records can take a minute
+const bound = { timeout: 180_000 };
 let browser: Browser;
 const children: ChildProcess[] = [];
 
