@@ -83,7 +83,7 @@ async function browse(url: string, ledger: LargeLedger): Promise<number> {
 
 describe.skipIf(skipBrowser)('the viewer at scale: windows of rows from the server', () => {
   it('opens, scrolls, pages and filters a 210,000-record ledger with the heap of a 2,100-record one', {
-    timeout: 240_000,
+    timeout: 600_000,
   }, async () => {
     const small = file('small.jsonl');
     const large = file('large.jsonl');
