@@ -21,6 +21,7 @@ options:
   --http          streamable HTTP (host, port and path from the config's "http"; default 127.0.0.1, a free port, /mcp)
   --port N        the HTTP port, over the config's
   --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
+                  (checked first: PID must be a running toolgate-gateway)
 
 example:
   DESKTOP_TOKEN=$(openssl rand -hex 24) toolgate-gateway --config gateway.yaml --http --port 8765
@@ -59,7 +60,7 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       command: 'approve',
       config: values.config,
       tool,
-      ...(values.pid === undefined ? {} : { pid: integer(values.pid, '--pid') }),
+      ...(values.pid === undefined ? {} : { pid: processId(values.pid) }),
     };
   }
   if (positionals.length > 0) {
@@ -88,6 +89,17 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+function processId(text: string): number {
+  const pid = integer(text, '--pid');
+  if (pid < 1) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `--pid must be the process id of a running toolgate-gateway, a whole number from 1, not ${JSON.stringify(text)} (0 would signal your own process group)`,
+    );
+  }
+  return pid;
 }
 
 function integer(text: string, option: string): number {

@@ -11,8 +11,10 @@ import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
-import { checkTokens, serveGatewayHttp } from './serve-http.js';
+import { checkGatewayProcess } from './gateway-process.js';
+import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
+import { loadServableConfig, type ServeMode } from './start-checks.js';
 
 const log = (line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`);
 
@@ -22,8 +24,10 @@ async function main(): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  const config = await loadConfig(command.config);
   if (command.command === 'approve') {
+    const config = await loadConfig(command.config);
+    // checked before the config is written: a bad pid changes nothing
+    if (command.pid !== undefined) await checkGatewayProcess(command.pid);
     const print = await approveTool(config, command.tool);
     if (command.pid !== undefined) process.kill(command.pid, 'SIGHUP');
     process.stdout.write(
@@ -34,13 +38,8 @@ async function main(): Promise<void> {
     );
     return;
   }
-  if (command.transport === 'stdio' && config.stdioClient === undefined) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `${config.source}: name the client a stdio connection is, with "stdio: <client>"`,
-    );
-  }
-  if (command.transport === 'http') checkTokens(config, process.env);
+  const mode: ServeMode = { transport: command.transport, env: process.env };
+  const config = await loadServableConfig(command.config, mode);
   // An upstream's fault must never end the gateway: anything that escapes is logged, not fatal.
   process.on('unhandledRejection', (reason) => log(`unexpected: ${messageOf(reason)}`));
   const gateway = await Gateway.start(config, { log }).catch((error: unknown) => {
@@ -50,7 +49,13 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => {
     reloading = reloading.then(async () => {
       try {
-        await gateway.reload(await loadConfig(command.config));
+        // every check of the start, on the config as it is now
+        const servingStdio = config.stdioClient;
+        const next = await loadServableConfig(command.config, {
+          ...mode,
+          ...(servingStdio === undefined || mode.transport !== 'stdio' ? {} : { servingStdio }),
+        });
+        await gateway.reload(next);
       } catch (error) {
         log(`reload refused, the old config is kept: ${messageOf(error)}`);
       }

@@ -19,4 +19,5 @@ export {
   serveGatewayHttp,
 } from './serve-http.js';
 export { createSessionServer } from './session-server.js';
+export { checkServable, loadServableConfig, type ServeMode } from './start-checks.js';
 export { expandVariables } from './variables.js';

@@ -10,7 +10,7 @@ import {
   sendBodyError,
   sendJsonRpcError,
 } from '@toolgate/mcp-server';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayClient, GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
 import { createSessionServer } from './session-server.js';
 
@@ -125,33 +125,41 @@ export async function serveGatewayHttp(
   };
 }
 
-/** Every client that may connect over HTTP has a token, set, and no two share one. */
+/**
+ * Every client that may connect over HTTP has a token, set, 16 characters or more, and no two share
+ * one. A problem is an INVALID_DEFINITION error naming the config file and the client's `token_env`.
+ */
 export function checkTokens(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, GatewayClient>();
   let any = false;
   for (const client of config.clients.values()) {
     if (client.tokenEnv === undefined) continue;
     any = true;
+    const key = `${config.source}: clients.${client.name}.token_env`;
     const token = env[client.tokenEnv];
     if (token === undefined || token.length < 16) {
       throw new ToolgateError(
         'INVALID_DEFINITION',
-        `client "${client.name}": the environment variable ${client.tokenEnv} (its token_env) is ${token === undefined ? 'not set' : 'shorter than 16 characters'}; set it to a long random token`,
+        `${key}: the environment variable ${client.tokenEnv} (its token_env) is ${token === undefined ? 'not set' : 'shorter than 16 characters'}; set it to a long random token`,
       );
     }
     const other = seen.get(token);
     if (other !== undefined) {
+      const variables =
+        other.tokenEnv === client.tokenEnv
+          ? `both read ${client.tokenEnv}`
+          : `${other.tokenEnv} and ${client.tokenEnv} hold the same value`;
       throw new ToolgateError(
         'INVALID_DEFINITION',
-        `clients "${other}" and "${client.name}" have the same token; give each its own`,
+        `${key}: clients "${other.name}" and "${client.name}" have the same token (${variables}); give each its own`,
       );
     }
-    seen.set(token, client.name);
+    seen.set(token, client);
   }
   if (!any) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      'no client has a token_env, so nobody could connect over HTTP; give a client one',
+      `${config.source}: clients: no client has a token_env, so nobody could connect over HTTP; give a client one`,
     );
   }
 }

@@ -116,10 +116,13 @@ export interface HttpGateway {
   stop: () => Promise<void>;
 }
 
-/** Starts the gateway command with `--http` and waits for its "listening on" line. */
-export async function startHttpGateway(config: string): Promise<HttpGateway> {
+/**
+ * Starts the gateway command with `--http` and waits for its "listening on" line; `env` adds
+ * variables to the tokens of {@link tokens}.
+ */
+export async function startHttpGateway(config: string, env: NodeJS.ProcessEnv = {}): Promise<HttpGateway> {
   const child = spawn(process.execPath, [cliPath, '--config', config, '--http'], {
-    env: { ...process.env, DESKTOP_TOKEN: tokens.desktop, AGENT_TOKEN: tokens.agent },
+    env: { ...process.env, DESKTOP_TOKEN: tokens.desktop, AGENT_TOKEN: tokens.agent, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -6,6 +6,7 @@ import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';
 import { loadLedger } from '../viewer/load.js';
 import type { CliIo } from './main.js';
+import { shownProse } from './quote.js';
 
 /** The help of `toolgate-ledger export`. */
 export const exportUsage = `usage: toolgate-ledger export FILE --html OUT.html
@@ -57,12 +58,14 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   }
   const { status } = snapshot;
   if (status.state === 'unreadable') {
-    io.stderr.write(`toolgate-ledger: ${status.message} (wrote ${out} with the failure at the top)\n`);
+    io.stderr.write(
+      `toolgate-ledger: ${shownProse(status.message)} (wrote ${out} with the failure at the top)\n`,
+    );
     return 3;
   }
   if (status.state === 'corrupt') {
     io.stderr.write(
-      `${file}: bad record at seq ${status.seq}: ${status.reason} (wrote ${out}: ${snapshot.events.length} records before it)\n`,
+      `${file}: bad record at seq ${status.seq}: ${shownProse(status.reason)} (wrote ${out}: ${snapshot.events.length} records before it)\n`,
     );
     return 1;
   }

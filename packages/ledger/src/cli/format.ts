@@ -1,4 +1,5 @@
 import type { LedgerEvent } from '../event.js';
+import { safeJson, shownProse, shownWord } from './quote.js';
 
 /** ANSI styles, or none. */
 export interface Styles {
@@ -35,31 +36,47 @@ export function stylesFor(stream: { isTTY?: boolean }, environment: NodeJS.Proce
 
 type Payload = Record<string, unknown>;
 
-/** One event as a readable line: `#seq at turn actor kind summary`. */
+/**
+ * One event as a readable line: `#seq at turn actor kind summary`. Every field from the ledger is
+ * shown bare only when it is a plain word (or, for reasons and messages, plain prose) and quoted
+ * with escapes otherwise, and JSON has its C1 controls, bidi overrides and separators escaped: a
+ * tool name holding a line break or a terminal escape cannot forge a line or drive the terminal.
+ */
 export function formatEvent(event: LedgerEvent, styles: Styles): string {
   const payload = (event.payload ?? {}) as Payload;
-  const head = `${styles.dim(`#${event.seq}`)} ${styles.dim(event.at)} ${styles.dim(`t${event.turn}`)} ${styles.bold(event.actor)}`;
+  const head = `${styles.dim(`#${event.seq}`)} ${styles.dim(shownWord(event.at))} ${styles.dim(`t${event.turn}`)} ${styles.bold(shownWord(event.actor))}`;
   return `${head} ${kindOf(event.kind, payload, styles)} ${summary(event.kind, payload)}`;
 }
 
 function kindOf(kind: string, payload: Payload, styles: Styles): string {
-  if (kind === 'tool.called') return styles.cyan(kind);
-  if (kind === 'policy.decided') return payload.decision === 'deny' ? styles.red(kind) : styles.yellow(kind);
-  if (kind === 'tool.returned') return payload.isError ? styles.red(kind) : styles.green(kind);
-  return kind;
+  const shown = shownWord(kind);
+  if (kind === 'tool.called') return styles.cyan(shown);
+  if (kind === 'policy.decided')
+    return payload.decision === 'deny' ? styles.red(shown) : styles.yellow(shown);
+  if (kind === 'tool.returned') return payload.isError ? styles.red(shown) : styles.green(shown);
+  return shown;
+}
+
+/** A payload field as a word: strings bare or quoted, anything else as (safe) JSON. */
+function word(value: unknown): string {
+  return typeof value === 'string' ? shownWord(value) : safeJson(value);
+}
+
+function prose(value: unknown): string {
+  return typeof value === 'string' ? shownProse(value) : safeJson(value);
 }
 
 function summary(kind: string, payload: Payload): string {
-  const call = `${String(payload.tool)} [${String(payload.callId)}]`;
-  if (kind === 'tool.called') return `${call} ${JSON.stringify(payload.parameters)}`;
-  if (kind === 'policy.decided') return `${call} ${String(payload.decision)}: ${String(payload.reason)}`;
+  const call = `${word(payload.tool)} [${word(payload.callId)}]`;
+  if (kind === 'tool.called') return `${call} ${safeJson(payload.parameters)}`;
+  if (kind === 'policy.decided') return `${call} ${word(payload.decision)}: ${prose(payload.reason)}`;
   if (kind === 'tool.returned') {
-    const error = payload.error as { code?: string; message?: string } | undefined;
+    const error = (payload.error ?? {}) as { code?: unknown; message?: unknown };
     return payload.isError
-      ? `${call} ${error?.code}: ${error?.message}`
-      : `${call} ${clip(JSON.stringify(payload.output))}`;
+      ? `${call} ${word(error.code)}: ${prose(error.message)}`
+      : `${call} ${clip(safeJson(payload.output))}`;
   }
-  return clip(JSON.stringify(payload));
+  return clip(safeJson(payload));
 }
 
 function clip(text: string, max = 200): string {

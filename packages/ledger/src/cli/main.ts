@@ -10,6 +10,7 @@ import { runsOf } from '../runs.js';
 import { verifyLedgerFile } from '../verify.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { safeJson, shownProse, shownWord } from './quote.js';
 import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
@@ -108,7 +109,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           ...(workers > 0 ? { workers } : {}),
         });
     if (!result.ok) {
-      io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${result.reason}\n`);
+      // the reason may quote the bad line itself: escaped like everything else read from the ledger
+      io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${shownProse(result.reason)}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
     }
     // An empty ledger is sound (nothing in it can have been tampered with), so both commands exit 0;
@@ -187,7 +189,7 @@ async function print(
 ): Promise<void> {
   for await (const event of events) {
     if (io.signal?.aborted) return;
-    io.stdout.write(`${json ? JSON.stringify(event) : formatEvent(event, styles)}\n`);
+    io.stdout.write(`${json ? safeJson(event) : formatEvent(event, styles)}\n`);
   }
 }
 
@@ -208,8 +210,8 @@ async function runs(file: string, json: boolean, io: CliIo): Promise<number> {
   for (const run of list) {
     io.stdout.write(
       json
-        ? `${JSON.stringify(run)}\n`
-        : `${run.runId}\tseq ${run.firstSeq}..${run.lastSeq}\t${run.count} events\t${run.firstAt} .. ${run.lastAt}\n`,
+        ? `${safeJson(run)}\n`
+        : `${shownWord(run.runId)}\tseq ${run.firstSeq}..${run.lastSeq}\t${run.count} events\t${shownWord(run.firstAt)} .. ${shownWord(run.lastAt)}\n`,
     );
   }
   return exitCodes.ok;

@@ -75,6 +75,24 @@ describe('toolgate-ledger serve: local, read-only, Host-checked', () => {
     expect(refused.body).toContain('Origin "https://evil.example" is not allowed');
   });
 
+  it('guards /rows as it guards the page: a foreign Host or Origin is refused before any record is read', async () => {
+    const path = file('ledger.jsonl');
+    await writeSampleLedger(path);
+    viewer = await serveLedger(path);
+    const port = new URL(viewer.url).port;
+    const refused = await send(viewer.url, { path: '/rows?run=', headers: { host: `evil.example:${port}` } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).not.toContain('oracle');
+    const foreign = await send(viewer.url, {
+      path: '/rows?run=',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    const own = await send(viewer.url, { path: '/rows?run=' });
+    expect(own.status).toBe(200);
+    expect(JSON.parse(own.body).rows.length).toBeGreaterThan(0);
+  });
+
   it('answers only GET and HEAD: it never changes the ledger', async () => {
     const path = file('ledger.jsonl');
     await writeSampleLedger(path);

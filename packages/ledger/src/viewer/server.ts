@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolgateError } from '@toolgate/core';
-import type { LedgerEvent } from '../event.js';
-import { readLedgerFile } from '../read-file.js';
 import { pageAssets } from './assets.js';
 import { allowListFor, refuseHost } from './host-guard.js';
 import { contentSecurityPolicy, renderPage } from './html.js';
-import { ledgerStatus } from './load.js';
+import { LedgerIndex } from './ledger-index.js';
+import { LiveStreams } from './live-streams.js';
+import { rowsWindow, windowQuery } from './rows-window.js';
 
 /** What {@link serveLedger} takes. */
 export interface ServeLedgerOptions {
@@ -17,6 +17,8 @@ export interface ServeLedgerOptions {
   port?: number;
   /** How often the live follow looks for new records, in ms. Default 100. */
   pollMs?: number;
+  /** The most pages that may follow the ledger at once (`/events`); one more gets a 503. Default 32. */
+  maxStreams?: number;
 }
 
 /** A running viewer. */
@@ -29,9 +31,11 @@ export interface LedgerViewer {
 
 /**
  * Serves a read-only page of a ledger file: its verification, runs, a lane per agent, and new
- * records live as another process appends them (server-sent events over a verifying follow; the
- * writer's lock is never taken). Answers only GET, and only to the `Host` and `Origin` it is bound
- * to (DNS-rebinding protection).
+ * records live as another process appends them. One verifying follow of the file is shared by
+ * every page (the writer's lock is never taken); a page gets the state from `/events` (server-sent
+ * events, back-pressured, capped) and its rows a window at a time from `/rows`, read back from
+ * the file by offset, so neither the server nor the browser holds the whole ledger. Answers only
+ * GET, and only to the `Host` and `Origin` it is bound to (DNS-rebinding protection).
  *
  * @example
  * const viewer = await serveLedger('run.ledger.jsonl');
@@ -42,8 +46,12 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
   const page = renderPage(assets);
   const policy = contentSecurityPolicy(assets);
   const host = options.host ?? '127.0.0.1';
-  const streams = new Set<AbortController>();
   let allowed = allowListFor(host, options.port ?? 0);
+  const index = LedgerIndex.open(file, options.pollMs === undefined ? {} : { pollMs: options.pollMs });
+  const streams = new LiveStreams(
+    index,
+    options.maxStreams === undefined ? {} : { maxStreams: options.maxStreams },
+  );
 
   const server = createServer((request, response) => {
     const refusal = refuseHost(request, allowed);
@@ -52,8 +60,8 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
       response.setHeader('Allow', 'GET, HEAD');
       return plain(response, 405, 'this viewer is read-only: only GET and HEAD\n');
     }
-    const path = new URL(request.url ?? '/', 'http://viewer').pathname;
-    if (path === '/') {
+    const url = new URL(request.url ?? '/', 'http://viewer');
+    if (url.pathname === '/') {
       response.writeHead(200, {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': policy,
@@ -62,27 +70,34 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
       });
       return void response.end(request.method === 'HEAD' ? undefined : page);
     }
-    if (path === '/events') return void stream(file, response, streams, options.pollMs);
-    return plain(response, 404, `no page at ${path}; the ledger is at /\n`);
+    if (url.pathname === '/events') return void streams.serve(response);
+    if (url.pathname === '/rows') return void rows(index, url.searchParams, response);
+    return plain(response, 404, `no page at ${url.pathname}; the ledger is at /\n`);
   });
   server.listen(options.port ?? 0, host);
-  await Promise.race([
-    once(server, 'listening'),
-    once(server, 'error').then(([error]) => {
-      throw new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        `cannot listen on ${host}:${options.port ?? 0}: ${(error as Error).message}; pick another --port or --host`,
-        { cause: error },
-      );
-    }),
-  ]);
+  try {
+    await Promise.race([
+      once(server, 'listening'),
+      once(server, 'error').then(([error]) => {
+        throw new ToolgateError(
+          'LEDGER_UNAVAILABLE',
+          `cannot listen on ${host}:${options.port ?? 0}: ${(error as Error).message}; pick another --port or --host`,
+          { cause: error },
+        );
+      }),
+    ]);
+  } catch (error) {
+    index.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   allowed = allowListFor(host, port);
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,
     async close() {
-      for (const controller of streams) controller.abort();
+      streams.close();
+      index.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -97,53 +112,25 @@ function plain(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
-/** One page's event stream: the status, then every record in batches as the follow yields them. */
-async function stream(
-  file: string,
+/** One window of rows as JSON; a ledger changed under the index is a 409 saying so. */
+async function rows(
+  index: LedgerIndex,
+  parameters: URLSearchParams,
   response: ServerResponse,
-  streams: Set<AbortController>,
-  pollMs: number | undefined,
 ): Promise<void> {
-  const controller = new AbortController();
-  streams.add(controller);
-  response.on('close', () => controller.abort());
-  response.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
+  let body: string;
+  let status = 200;
+  try {
+    body = JSON.stringify(await rowsWindow(index, windowQuery(parameters)));
+  } catch (error) {
+    status = ToolgateError.is(error) && error.code === 'LEDGER_CORRUPT' ? 409 : 500;
+    body = JSON.stringify({ error: (error as Error).message });
+  }
+  if (response.destroyed) return;
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
-  const send = (name: string, data: unknown) => {
-    if (!controller.signal.aborted) response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-  let pending: LedgerEvent[] = [];
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending.length > 0) send('records', pending);
-    pending = [];
-  };
-  try {
-    send('status', { file, status: await ledgerStatus(file) });
-    for await (const event of readLedgerFile(file, {
-      follow: true,
-      signal: controller.signal,
-      ...(pollMs === undefined ? {} : { pollMs }),
-    })) {
-      pending.push(event);
-      if (pending.length >= 500) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    }
-  } catch (error) {
-    flush();
-    // The stream stays open, so that the page does not reconnect and read the ledger again.
-    send('fault', { message: (error as Error).message });
-    return;
-  } finally {
-    streams.delete(controller);
-  }
-  flush();
-  response.end();
+  response.end(body);
 }

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The functions given to page.evaluate run in the browser, on its DOM.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineTool, ToolGate, ToolRegistry } from '@toolgate/core';
@@ -17,26 +17,19 @@ import { LedgerRecorder } from '../recorder.js';
 import { runsOf } from '../runs.js';
 import { temporaryFiles } from '../test-support/files.js';
 import { counter } from '../test-support/tools.js';
+import {
+  chromiumFlags,
+  chromiumPath,
+  ledgerCli,
+  requirePageBuilt,
+  serveChild,
+  skipBrowser,
+} from '../test-support/viewer-browser.js';
 import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../test-support/viewer-ledger.js';
 import { verifyLedgerFile } from '../verify.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'bin', 'toolgate-ledger.js');
 const artifacts = join(root, 'artifacts');
-const chromiumPath = '/usr/bin/chromium';
-const flags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// Skipped only off CI, on a machine without Debian's chromium (apt-get install -y chromium);
-// CI installs it (.ci/run) and with CI=true a missing browser fails the launch instead.
-const skip = !existsSync(chromiumPath) && process.env.CI !== 'true';
 const file = temporaryFiles();
 const bound = { timeout: 30_000 };
 
@@ -44,10 +37,8 @@ let browser: Browser;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'viewer', 'page', 'main.js'))) {
-    throw new Error('the viewer page is not built: run pnpm build in packages/ledger first');
-  }
-  if (!skip) browser = await chromium.launch({ executablePath: chromiumPath, args: flags });
+  requirePageBuilt();
+  if (!skipBrowser) browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
 });
 
 afterAll(async () => {
@@ -56,28 +47,13 @@ afterAll(async () => {
 });
 
 /** Starts `toolgate-ledger serve FILE` as a child process; resolves to the URL it prints. */
-function serve(path: string): Promise<string> {
-  const child = spawn(process.execPath, [cli, 'serve', path, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stderr.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += String(chunk);
-      const url = /at (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
+async function serve(path: string): Promise<string> {
+  return (await serveChild(path, children)).url;
 }
 
 function exportPage(path: string, out: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'export', path, '--html', out], (error, _stdout, stderr) =>
+    execFile(process.execPath, [ledgerCli, 'export', path, '--html', out], (error, _stdout, stderr) =>
       resolve({ code: error ? Number(error.code) : 0, stderr }),
     );
   });
@@ -122,7 +98,7 @@ function callRow(page: Page, actor: string, outcome: string) {
   return page.locator(`[data-testid=timeline] .row[data-actor="${actor}"][data-outcome="${outcome}"]`);
 }
 
-describe.skipIf(skip)('the ledger viewer in chromium (toolgate-ledger serve and export)', () => {
+describe.skipIf(skipBrowser)('the ledger viewer in chromium (toolgate-ledger serve and export)', () => {
   let ledger: string;
   let events: LedgerEvent[];
   let url: string;

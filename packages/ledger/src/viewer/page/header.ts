@@ -1,6 +1,5 @@
 import type { ViewerStatus } from '../snapshot.js';
 import { element } from './dom.js';
-import { type CallView, outcomeOf, type Row } from './model.js';
 
 /** What the header shows. */
 export interface HeaderState {
@@ -8,16 +7,35 @@ export interface HeaderState {
   status: ViewerStatus;
   /** A failure the live follow met after the page loaded. */
   liveFault: string | undefined;
-  /** The last record received: verified by the server's follow. */
+  /** A window of rows the server could not give (the file changed, the server failed). */
+  rowsFault: string | undefined;
+  /** The last verified record. */
   last: { seq: number; hash: string } | undefined;
   count: number;
   mode: 'static' | 'connecting' | 'live' | 'lost';
-  rows: readonly Row[];
+  /** Why the server ended or refused the live stream, when it said (a 503 past its cap). */
+  lostReason?: string | undefined;
+  /** How many calls the ledger holds (`calls`), and how many ended each way. */
+  tally: Readonly<Record<string, number>>;
 }
 
-/** The verification line, exactly as `toolgate-ledger verify` words a failure. */
-function verification(state: HeaderState): { ok: boolean; text: string; note: string } {
+/**
+ * The verification line, exactly as `toolgate-ledger verify` words a failure. Green only once
+ * verification has read the whole ledger and found it sound; never while it runs or before any
+ * data arrived, and never for a ledger that cannot be read.
+ */
+function verification(state: HeaderState): { ok: boolean | undefined; text: string; note: string } {
   const { status } = state;
+  if (state.mode === 'connecting' && state.count === 0 && status.state === 'verifying') {
+    return { ok: undefined, text: '○ Not verified yet: waiting for the server', note: '' };
+  }
+  if (status.state === 'verifying') {
+    return {
+      ok: undefined,
+      text: `○ Verifying: ${status.count} records checked so far`,
+      note: 'Nothing is vouched for until verification has read the whole ledger.',
+    };
+  }
   if (status.state === 'unreadable') {
     return {
       ok: false,
@@ -31,6 +49,9 @@ function verification(state: HeaderState): { ok: boolean; text: string; note: st
       text: `✘ Verification failed: bad record at seq ${status.seq}: ${status.reason}`,
       note: `Showing the ${state.count} records before it; nothing from seq ${status.seq} on can be trusted.`,
     };
+  }
+  if (state.rowsFault) {
+    return { ok: false, text: `✘ ${state.rowsFault}`, note: 'The records shown may be out of date.' };
   }
   if (state.liveFault) {
     return {
@@ -54,13 +75,26 @@ const modes = {
   lost: '✘ connection to the server lost: reload to reconnect',
 };
 
+/** The mode line: green "live" only beside a ledger that verified. */
+function modeOf(state: HeaderState): { text: string; tone: string } {
+  if (state.mode === 'lost' && state.lostReason) return { text: `✘ ${state.lostReason}`, tone: 'lost' };
+  if (state.mode !== 'live') return { text: modes[state.mode], tone: state.mode };
+  if (state.status.state === 'unreadable') {
+    return { text: '○ waiting for a readable ledger: the server keeps looking', tone: 'connecting' };
+  }
+  if (state.status.state === 'corrupt' || state.liveFault || state.rowsFault) {
+    return { text: '■ stopped at the bad record: nothing after it is shown', tone: 'lost' };
+  }
+  if (state.status.state === 'verifying') return { text: '○ verifying the ledger…', tone: 'connecting' };
+  return { text: modes.live, tone: 'live' };
+}
+
 /** The page header: file, verification status, head hash, mode and counts. */
 export function renderHeader(state: HeaderState): HTMLElement {
   const check = verification(state);
-  const calls = state.rows.filter((row): row is CallView => row.type === 'call');
-  const counted = (outcome: string) => calls.filter((call) => outcomeOf(call) === outcome).length;
+  const mode = modeOf(state);
   const tally = ['refused', 'denied', 'failed', 'approved']
-    .map((outcome) => [outcome, counted(outcome)] as const)
+    .map((outcome) => [outcome, state.tally[outcome] ?? 0] as const)
     .filter(([, count]) => count > 0)
     .map(([outcome, count]) => `${count} ${outcome}`);
   return element(
@@ -69,7 +103,10 @@ export function renderHeader(state: HeaderState): HTMLElement {
     element('h1', {}, 'toolgate ledger ', element('span', { class: 'file' }, state.file)),
     element(
       'div',
-      { class: `status ${check.ok ? 'status-ok' : 'status-bad'}`, data: { testid: 'status' } },
+      {
+        class: `status ${check.ok === undefined ? 'status-pending' : check.ok ? 'status-ok' : 'status-bad'}`,
+        data: { testid: 'status' },
+      },
       element('strong', {}, check.text),
       check.note ? element('span', { class: 'note' }, check.note) : undefined,
     ),
@@ -83,11 +120,11 @@ export function renderHeader(state: HeaderState): HTMLElement {
         state.last ? `seq ${state.last.seq} · ` : 'none',
         state.last ? element('code', { class: 'hash' }, state.last.hash) : undefined,
       ),
-      element('span', { class: `mode mode-${state.mode}`, data: { testid: 'mode' } }, modes[state.mode]),
+      element('span', { class: `mode mode-${mode.tone}`, data: { testid: 'mode' } }, mode.text),
       element(
         'span',
         {},
-        `${calls.length} tool calls${tally.length > 0 ? `: ${tally.join(', ')}` : ''} · ${state.count} records`,
+        `${state.tally.calls ?? 0} tool calls${tally.length > 0 ? `: ${tally.join(', ')}` : ''} · ${state.count} records`,
       ),
     ),
   );

@@ -1,64 +1,98 @@
 /**
- * The ledger viewer page: reads the ledger embedded in the page (a static export) or follows the
- * server's `/events` stream, and renders the header, the filters, the timeline and an opened call.
- * Every piece of ledger content reaches the DOM as text, never as HTML.
+ * The ledger viewer page: shows one window of the timeline at a time, from the server's `/rows`
+ * (filtered and paged there, so the page never holds the whole ledger) or from the ledger embedded
+ * in a static export; follows the server's `/events` for the verification state and refreshes the
+ * window as records arrive. Every piece of ledger content reaches the DOM as text, never as HTML.
  *
  * @module
  */
-import type { LedgerEvent } from '../../event.js';
-import { RunIndex } from '../../runs.js';
-import type { ViewerSnapshot, ViewerStatus } from '../snapshot.js';
+import type { RowsWindow, ViewerSnapshot, ViewerState } from '../snapshot.js';
 import { renderDetails } from './details.js';
 import { element } from './dom.js';
 import { type HeaderState, renderHeader } from './header.js';
-import { actorOf, distinct, type Filters, kindOf, passes, type Row, runOf, Timeline } from './model.js';
+import type { Filters, Row } from './model.js';
+import { embeddedSource, serverSource, type WindowSource } from './sources.js';
 import { renderTimeline } from './timeline.js';
 
-const state: HeaderState & {
-  timeline: Timeline;
-  runs: RunIndex;
-  selected: string | undefined;
-  runChosen: boolean;
-} = {
+/** Rows a window holds. */
+const pageSize = 200;
+
+const header: HeaderState = {
   file: '',
-  status: { state: 'verified', count: 0, last: undefined },
+  status: { state: 'verifying', count: 0 },
   liveFault: undefined,
+  rowsFault: undefined,
   last: undefined,
   count: 0,
   mode: 'connecting',
-  rows: [],
-  timeline: new Timeline(),
-  runs: new RunIndex(),
-  selected: undefined,
-  runChosen: false,
+  tally: {},
 };
 const filters: Filters = { run: '', agent: '', tool: '', kind: '', outcome: '', search: '' };
-
-function reset(file: string, status: ViewerStatus): void {
-  state.file = file;
-  state.status = status;
-  state.liveFault = undefined;
-  state.last = undefined;
-  state.count = 0;
-  state.timeline = new Timeline();
-  state.runs = new RunIndex();
-  state.rows = state.timeline.rows;
-  document.title = `${file} · toolgate ledger`;
-}
-
-function add(events: readonly LedgerEvent[]): void {
-  state.timeline.add(events);
-  for (const event of events) state.runs.add(event);
-  const last = events.at(-1);
-  if (last) state.last = { seq: last.seq, hash: last.hash };
-  state.count += events.length;
-}
+const view: { window: RowsWindow | undefined; from: number; runChosen: boolean; selected: Row | undefined } =
+  {
+    window: undefined,
+    from: 0,
+    runChosen: false,
+    selected: undefined,
+  };
 
 const headerSlot = element('div');
 const toolbar = element('div', { class: 'toolbar' });
+const pager = element('div', { class: 'pager', data: { testid: 'pager' } });
 const main = element('main');
 const detailsSlot = element('div');
-document.body.append(headerSlot, toolbar, main, detailsSlot);
+document.body.append(headerSlot, toolbar, pager, main, detailsSlot);
+
+let source: WindowSource;
+let fetching = false;
+let again = false;
+
+/** Fetches the window the filters and position ask for; one request at a time, the latest wins. */
+async function refresh(): Promise<void> {
+  if (fetching) {
+    again = true;
+    return;
+  }
+  fetching = true;
+  try {
+    const { run, ...rest } = filters;
+    const window = await source({
+      filters: view.runChosen ? { ...rest, run } : rest,
+      from: view.from,
+      limit: pageSize,
+    });
+    header.rowsFault = undefined;
+    if (window.total > 0 && view.from >= window.total) {
+      // the filters leave fewer rows than the position: go to the last window
+      view.from = Math.floor((window.total - 1) / pageSize) * pageSize;
+      again = true;
+    }
+    view.window = window;
+    filters.run = window.filters.run;
+    applyState(window.state);
+    const selected = view.selected && window.rows.find((row) => row.key === view.selected?.key);
+    if (selected) view.selected = selected;
+    render();
+  } catch (error) {
+    header.rowsFault = `cannot get the records: ${(error as Error).message}`;
+    renderTop();
+  } finally {
+    fetching = false;
+    if (again) {
+      again = false;
+      void refresh();
+    }
+  }
+}
+
+function applyState(state: ViewerState): void {
+  header.file = state.file;
+  header.status = state.status;
+  header.liveFault = state.liveFault;
+  header.last = state.last;
+  header.count = state.count;
+  document.title = `${state.file} · toolgate ledger`;
+}
 
 function select(
   name: keyof Filters,
@@ -78,8 +112,9 @@ function select(
   control.value = values.includes(filters[name]) ? filters[name] : '';
   control.addEventListener('change', () => {
     filters[name] = control.value;
-    if (name === 'run') state.runChosen = true;
-    render();
+    if (name === 'run') view.runChosen = true;
+    view.from = 0;
+    void refresh();
   });
   return element('label', {}, `${label} `, control);
 }
@@ -87,31 +122,30 @@ function select(
 const search = element('input', { data: { testid: 'search' } });
 search.type = 'search';
 search.placeholder = 'search parameters, outputs';
+let typing: ReturnType<typeof setTimeout> | undefined;
 search.addEventListener('input', () => {
-  filters.search = search.value;
-  renderBody();
+  clearTimeout(typing);
+  typing = setTimeout(() => {
+    filters.search = search.value;
+    view.from = 0;
+    void refresh();
+  }, 150);
 });
 
-function renderToolbar(rows: readonly Row[]): void {
+function renderToolbar(window: RowsWindow | undefined): void {
   // The ledger's runs as LedgerStore.runs() lists them: in the order they started, with their span.
-  const summaries = state.runs.list();
+  const summaries = window?.runs ?? [];
   const runs = summaries.map((run) => run.runId);
   const runLabels = summaries.map(
     (run) =>
       `${run.runId} · #${run.firstSeq}–#${run.lastSeq} · ${run.count} records · ${run.firstAt} – ${run.lastAt}`,
   );
-  if (!state.runChosen) filters.run = runs.at(-1) ?? '';
-  const inRun = rows.filter((row) => !filters.run || runOf(row) === filters.run);
+  const distinct = window?.distinct ?? { agents: [], tools: [], kinds: [] };
   toolbar.replaceChildren(
     select('run', 'run', `all runs (${runs.length})`, runs, runLabels),
-    select('agent', 'agent', 'all agents', distinct(inRun, actorOf)),
-    select(
-      'tool',
-      'tool',
-      'all tools',
-      distinct(inRun, (row) => (row.type === 'call' ? row.tool : undefined)),
-    ),
-    select('kind', 'kind', 'all kinds', distinct(inRun, kindOf)),
+    select('agent', 'agent', 'all agents', distinct.agents),
+    select('tool', 'tool', 'all tools', distinct.tools),
+    select('kind', 'kind', 'all kinds', distinct.kinds),
     select('outcome', 'outcome', 'any outcome', ['ok', 'approved', 'denied', 'refused', 'failed', 'pending']),
     search,
     element(
@@ -126,25 +160,74 @@ function renderToolbar(rows: readonly Row[]): void {
   );
 }
 
+function go(from: number): void {
+  view.from = Math.max(0, from);
+  void refresh();
+  scrollTo(0, 0);
+}
+
+function button(label: string, testid: string, enabled: boolean, onClick: () => void): HTMLElement {
+  const control = element('button', { data: { testid } }, label);
+  control.disabled = !enabled;
+  control.addEventListener('click', onClick);
+  return control;
+}
+
+function renderPager(window: RowsWindow | undefined): void {
+  const total = window?.total ?? 0;
+  const from = window?.from ?? 0;
+  const shown = window?.rows.length ?? 0;
+  const last = Math.max(0, Math.floor((total - 1) / pageSize) * pageSize);
+  pager.replaceChildren(
+    button('« first', 'page-first', from > 0, () => go(0)),
+    button('◀ previous', 'page-previous', from > 0, () => go(from - pageSize)),
+    element(
+      'span',
+      { data: { testid: 'page-range' } },
+      total === 0 ? 'no rows' : `rows ${from + 1}–${from + shown} of ${total}`,
+    ),
+    button('next ▶', 'page-next', from + shown < total, () => go(from + pageSize)),
+    button('last »', 'page-last', from < last, () => go(last)),
+  );
+}
+
 function open(key: string | undefined): void {
-  state.selected = key;
+  view.selected = key === undefined ? undefined : view.window?.rows.find((row) => row.key === key);
   renderBody();
 }
 
 function renderBody(): void {
-  const all = state.rows;
-  const inRun = all.filter((row) => !filters.run || runOf(row) === filters.run);
-  const lanes = distinct(inRun, actorOf).filter((lane) => !filters.agent || lane === filters.agent);
-  const shown = inRun.filter((row) => passes(row, filters));
-  main.replaceChildren(renderTimeline(shown, lanes, state.selected, open));
-  const selected = all.find((row) => row.key === state.selected);
+  const window = view.window;
+  const rows = window?.rows ?? [];
+  const lanes = (window?.distinct.agents ?? []).filter((lane) => !filters.agent || lane === filters.agent);
+  main.replaceChildren(renderTimeline(rows, lanes, view.selected?.key, open));
+  const selected = view.selected;
   detailsSlot.replaceChildren(...(selected ? [renderDetails(selected, () => open(undefined))] : []));
 }
 
+function renderTop(): void {
+  header.tally = view.window?.tally ?? {};
+  headerSlot.replaceChildren(renderHeader(header));
+}
+
 function render(): void {
-  headerSlot.replaceChildren(renderHeader(state));
-  renderToolbar(state.rows);
+  renderTop();
+  renderToolbar(view.window);
+  renderPager(view.window);
   renderBody();
+}
+
+/** Asks the stream again to learn why it was refused: the server words a 503 (too many pages). */
+async function lostBecause(): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const response = await fetch('events', { signal: controller.signal });
+    if (response.status !== 200) header.lostReason = (await response.text()).trim();
+  } catch {
+    // the server is gone: "connection lost" says it
+  } finally {
+    controller.abort();
+  }
 }
 
 document.addEventListener('keydown', (event) => {
@@ -154,38 +237,34 @@ document.addEventListener('keydown', (event) => {
 const embedded = document.getElementById('ledger-data');
 if (embedded) {
   const snapshot = JSON.parse(embedded.textContent ?? '{}') as ViewerSnapshot;
-  reset(snapshot.file, snapshot.status);
-  add(snapshot.events);
-  state.mode = 'static';
+  source = embeddedSource(snapshot);
+  header.mode = 'static';
   render();
+  void refresh();
 } else {
+  source = serverSource();
   render();
-  const source = new EventSource('events');
-  source.addEventListener('open', () => {
-    state.mode = 'live';
-    headerSlot.replaceChildren(renderHeader(state));
+  const events = new EventSource('events');
+  let seen = -1;
+  events.addEventListener('open', () => {
+    header.mode = 'live';
+    renderTop();
   });
-  source.addEventListener('status', (message) => {
-    const { file, status } = JSON.parse((message as MessageEvent<string>).data) as {
-      file: string;
-      status: ViewerStatus;
-    };
-    reset(file, status);
-    render();
-  });
-  source.addEventListener('records', (message) => {
-    add(JSON.parse((message as MessageEvent<string>).data) as LedgerEvent[]);
-    render();
-  });
-  source.addEventListener('fault', (message) => {
-    // A failure the status already names is not news; one met while following is.
-    if (state.status.state === 'verified') {
-      state.liveFault = (JSON.parse((message as MessageEvent<string>).data) as { message: string }).message;
+  events.addEventListener('status', (message) => {
+    const state = JSON.parse((message as MessageEvent<string>).data) as ViewerState;
+    applyState(state);
+    renderTop();
+    // new records (or a new verdict on them): fetch the window again
+    const mark =
+      state.count * 4 + ['verifying', 'verified', 'corrupt', 'unreadable'].indexOf(state.status.state);
+    if (mark !== seen) {
+      seen = mark;
+      void refresh();
     }
-    render();
   });
-  source.addEventListener('error', () => {
-    state.mode = source.readyState === EventSource.CLOSED ? 'lost' : 'connecting';
-    headerSlot.replaceChildren(renderHeader(state));
+  events.addEventListener('error', () => {
+    header.mode = events.readyState === EventSource.CLOSED ? 'lost' : 'connecting';
+    renderTop();
+    if (header.mode === 'lost') void lostBecause().then(renderTop);
   });
 }
