@@ -19,6 +19,7 @@ export {
 } from './event.js';
 export { type Durability, FileStore, type FileStoreOptions } from './file-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export type { OpenCheck } from './open-ledger-file.js';
 export { isPostgresUrl } from './postgres/connection.js';
 export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js';
 export { type VerifyPostgresOptions, verifyPostgresLedger } from './postgres/verify.js';

@@ -26,8 +26,9 @@ export interface LedgerStore {
   head(): ChainHead;
   /**
    * Seals and stores one event. Appending an id that is already stored stores nothing and returns
-   * the stored event. Appends are chained in call order; the promise resolves once the event is as
-   * durable as the store promises.
+   * the stored event (the file and memory stores remember the ids of their latest 1,024 events, a
+   * bounded cache; PostgreSQL all of them). Appends are chained in call order; the promise resolves
+   * once the event is as durable as the store promises.
    */
   append(draft: EventDraft): Promise<LedgerEvent>;
   /** The stored events that match, in seq order. */
