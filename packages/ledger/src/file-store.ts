@@ -10,7 +10,13 @@ import { type OpenCheck, type OpenedLedgerFile, openLedgerFile } from './open-le
 import type { RecordOffsets } from './record-offsets.js';
 import { type RunSummary, runsOf } from './runs.js';
 import type { TornTail } from './scan.js';
-import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
+import {
+  type AppendOptions,
+  type FollowOptions,
+  type LedgerStore,
+  matches,
+  type ReadOptions,
+} from './store.js';
 
 /**
  * When an append counts as written. `always`: fsync before each append resolves. `batch` (the
@@ -121,11 +127,17 @@ export class FileStore implements LedgerStore {
     return this.#syncs.count;
   }
 
-  async append(draft: EventDraft): Promise<LedgerEvent> {
+  /**
+   * Writes the event as one line; resolves when it is as durable as {@link durability} says, or,
+   * with `{ durable: false }`, at once (written, not yet synced: the next durable append, flush or
+   * close syncs it with everything before it).
+   */
+  async append(draft: EventDraft, options?: AppendOptions): Promise<LedgerEvent> {
     this.#usable();
+    const durable = options?.durable !== false && this.durability !== 'none';
     const existing = draft?.id === undefined ? undefined : this.#chain.seqOf(draft.id);
     if (existing !== undefined) {
-      if (this.durability !== 'none') await this.#syncs.grouped();
+      if (durable) await this.#syncs.grouped();
       return this.#eventAt(existing);
     }
     const sealed = this.#chain.seal(draft);
@@ -141,8 +153,9 @@ export class FileStore implements LedgerStore {
     this.#offsets.add(sealed.event.seq, this.#size);
     this.#size += bytes.length;
     this.#wakeup.wake();
+    if (!durable) return sealed.event;
     if (this.durability === 'always') await this.#syncs.now();
-    else if (this.durability === 'batch') await this.#syncs.grouped();
+    else await this.#syncs.grouped();
     return sealed.event;
   }
 

@@ -29,6 +29,12 @@ export { replayRegistry } from './replay/registry.js';
 export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './replay/session.js';
 export { RunIndex, type RunSummary, runsOf } from './runs.js';
 export type { TornTail } from './scan.js';
-export { type FollowOptions, type LedgerStore, type ReadOptions, readAll } from './store.js';
+export {
+  type AppendOptions,
+  type FollowOptions,
+  type LedgerStore,
+  type ReadOptions,
+  readAll,
+} from './store.js';
 export { type VerifyOptions, type VerifyResult, verifyLedgerFile, verifyLedgerText } from './verify.js';
 export type { SurrogateReplacement } from './well-formed.js';

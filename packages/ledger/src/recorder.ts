@@ -11,7 +11,7 @@ import {
   type ToolReturnedRecord,
 } from '@toolgate/core';
 import type { EventDraft, LedgerEvent } from './event.js';
-import type { LedgerStore } from './store.js';
+import type { AppendOptions, LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
 /** What a {@link LedgerRecorder} is built with. */
@@ -20,6 +20,18 @@ export interface LedgerRecorderOptions {
   runId: string;
   /** The turn to start at. Default 0; move it with {@link LedgerRecorder.setTurn}. */
   turn?: number;
+  /**
+   * What a call's records wait for, in a store that syncs (a `FileStore` with `batch` or `always`).
+   * Every record is written before the gate takes the next step, in order, whichever is chosen.
+   * - `dispatch` (the default): `tool.called` and `policy.decided` are made durable together, with
+   *   one fsync, before the tool runs; `tool.returned` with another before the result is returned.
+   *   Two fsyncs a call (three before this option existed); the effect never runs before the
+   *   record that allowed it is on disk.
+   * - `result`: all three made durable as a unit, with one fsync, before the result is returned.
+   *   One fsync a call; a crash of the process never loses a record, but a crash of the machine
+   *   while the tool runs can lose the records of a call whose effect happened.
+   */
+  durableBefore?: 'dispatch' | 'result';
 }
 
 /**
@@ -43,12 +55,22 @@ export interface LedgerRecorderOptions {
 export class LedgerRecorder implements Recorder {
   readonly store: LedgerStore;
   readonly runId: string;
+  /** See {@link LedgerRecorderOptions.durableBefore}. */
+  readonly durableBefore: 'dispatch' | 'result';
   #turn: number;
 
   constructor(store: LedgerStore, options: LedgerRecorderOptions) {
     this.store = store;
     this.runId = options.runId;
     this.#turn = options.turn ?? 0;
+    const durableBefore = options.durableBefore ?? 'dispatch';
+    if (durableBefore !== 'dispatch' && durableBefore !== 'result') {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `durableBefore ${JSON.stringify(durableBefore)} is not one of "dispatch", "result"`,
+      );
+    }
+    this.durableBefore = durableBefore;
   }
 
   /** The turn events are stamped with. */
@@ -92,14 +114,15 @@ export class LedgerRecorder implements Recorder {
 
   async toolCalled(record: ToolCalledRecord): Promise<void> {
     const { callId, tool, parameters } = record;
-    await this.#call('tool.called', record, { callId, tool, parameters });
+    // Written now; made durable with policy.decided (or tool.returned), by the same fsync.
+    await this.#call('tool.called', record, { callId, tool, parameters }, false);
   }
 
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
     const { callId, tool, verdict, decision, reason, rule } = record;
     const payload: JsonObject = { callId, tool, verdict, decision, reason };
     if (rule !== undefined) payload.rule = rule;
-    await this.#call('policy.decided', record, payload);
+    await this.#call('policy.decided', record, payload, this.durableBefore === 'dispatch');
   }
 
   async toolReturned(record: ToolReturnedRecord): Promise<void> {
@@ -139,15 +162,21 @@ export class LedgerRecorder implements Recorder {
     await this.record('agent.derived', parent, { agent, parent, tools: [...tools] });
   }
 
-  #call(kind: string, record: { callId: string; agent: string }, payload: JsonObject): Promise<LedgerEvent> {
-    return this.#append({
+  #call(
+    kind: string,
+    record: { callId: string; agent: string },
+    payload: JsonObject,
+    durable = true,
+  ): Promise<LedgerEvent> {
+    const draft = {
       id: this.#id(record.callId, kind),
       runId: this.runId,
       turn: this.#turn,
       kind,
       actor: record.agent,
       payload,
-    });
+    };
+    return this.#append(draft, durable ? undefined : notYetDurable);
   }
 
   /**
@@ -155,13 +184,13 @@ export class LedgerRecorder implements Recorder {
    * anything, and only then is an object payload walked for them and appended again with them
    * replaced. A payload without any (nearly every one) is walked once, by the store's serialiser.
    */
-  #append(draft: EventDraft & { payload: JsonValue }): Promise<LedgerEvent> {
-    return this.store.append(draft).catch((error: unknown) => {
+  #append(draft: EventDraft & { payload: JsonValue }, options?: AppendOptions): Promise<LedgerEvent> {
+    return this.store.append(draft, options).catch((error: unknown) => {
       if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload)))
         throw error;
       const payload = wellFormed(draft.payload);
       if (payload === draft.payload) throw error;
-      return this.store.append({ ...draft, payload });
+      return this.store.append({ ...draft, payload }, options);
     });
   }
 
@@ -169,6 +198,8 @@ export class LedgerRecorder implements Recorder {
     return `${this.runId}:${callId}:${kind}`;
   }
 }
+
+const notYetDurable: AppendOptions = { durable: false };
 
 function isObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
