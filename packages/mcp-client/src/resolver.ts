@@ -10,6 +10,7 @@ import {
   type ToolResolver,
 } from '@toolgate/core';
 import { Approvals } from './approvals.js';
+import { firstFailure, maxParallelConnects } from './attach-all.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 import { capMapped, mapResult } from './map-result.js';
@@ -18,9 +19,6 @@ import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tool-names.js';
-
-/** How many servers {@link MCPResolver.connect} starts and initializes at once. */
-export const maxParallelConnects = 32;
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
@@ -78,7 +76,7 @@ export class MCPResolver implements ToolResolver {
 
   /**
    * A resolver attached to every server in `servers`, connected in parallel (at most
-   * {@link maxParallelConnects} at once); on any failure none stays running, and the error is that
+   * 32 at once); on any failure none stays running, and the error is that
    * of the first failed server in `servers`' order. To serve each server's tools as soon as it is
    * ready, while a slow one is still starting, call {@link attach} for each on a `new MCPResolver()`
    * without awaiting one before the next.
@@ -88,17 +86,7 @@ export class MCPResolver implements ToolResolver {
     options: MCPResolverOptions = {},
   ): Promise<MCPResolver> {
     const resolver = new MCPResolver(options);
-    const outcomes = new Array<{ error: unknown } | undefined>(servers.length);
-    let next = 0;
-    const lane = async () => {
-      for (let index = next++; index < servers.length; index = next++) {
-        await resolver.attach(servers[index]!).catch((error: unknown) => {
-          outcomes[index] = { error };
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(maxParallelConnects, servers.length) }, lane));
-    const failed = outcomes.find((outcome) => outcome !== undefined);
+    const failed = await firstFailure(servers, maxParallelConnects, (server) => resolver.attach(server));
     if (failed) {
       await resolver.close();
       throw failed.error;
