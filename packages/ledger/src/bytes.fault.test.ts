@@ -110,6 +110,20 @@ describe('the ledger is verified as bytes', () => {
     expect(await (await builtVerify())(path, { workers: 2 })).toMatchObject({ ok: false, seq: 25_000 });
   });
 
+  it('reads a record that is not UTF-8 from a FileStore as LEDGER_CORRUPT, never as its decoded text', async () => {
+    const path = file('read-ff.jsonl');
+    writeFileSync(path, withFfForReplacement(await ledgerWithReplacementCharacter(40_000, 25_000)));
+    const store = await FileStore.open(path); // the bad record is far before the tail open reads
+    try {
+      await expect(readAll(store.read({ fromSeq: 24_990 }))).rejects.toMatchObject({
+        code: 'LEDGER_CORRUPT',
+        message: expect.stringMatching(/not a ledger record \(not valid UTF-8\)/),
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses to open for appending a ledger whose last record is not UTF-8', async () => {
     const path = file('tail-ff.jsonl');
     writeFileSync(path, withFfForReplacement(await ledgerWithReplacementCharacter(4, 3)));
