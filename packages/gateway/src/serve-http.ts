@@ -22,7 +22,16 @@ import { createSessionServer } from './session-server.js';
 export interface GatewayHttpOptions extends Omit<HttpServeOptions, 'token'> {
   /** Where the client tokens are read from (each client's `token_env`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * How long a session may go without a request before it is closed and freed, in ms (a client that
+   * went away without DELETE). A request in progress or an open stream keeps it alive. Default
+   * {@link defaultSessionIdleMs}.
+   */
+  sessionIdleMs?: number;
 }
+
+/** How long an HTTP session may sit idle before the gateway closes it: 30 minutes. */
+export const defaultSessionIdleMs = 30 * 60_000;
 
 /** The running HTTP side of a gateway. */
 export interface GatewayHttpEndpoint {
@@ -35,11 +44,16 @@ export interface GatewayHttpEndpoint {
 interface Session {
   client: string;
   transport: StreamableHTTPServerTransport;
+  /** Requests (and streams) of the session still open. */
+  open: number;
+  /** When the last of them ended (or the session began), by `performance.now()`. */
+  idleSince: number;
 }
 
 /**
  * Serves the gateway over streamable HTTP with sessions (so a call can ask its client by
- * elicitation). Before MCP sees a request: `Host` and `Origin` (403, DNS-rebinding protection, as
+ * elicitation). A session idle for `sessionIdleMs` (no request, no open stream) is closed and
+ * freed: a client that went away without DELETE leaves nothing behind. Before MCP sees a request: `Host` and `Origin` (403, DNS-rebinding protection, as
  * `toolgate-mcp`), then the bearer token, which says which client this is (401 when it is none
  * of the configured clients' tokens). A session belongs to the client that opened it: another
  * client's token cannot use its id. Tokens are read when each request arrives, from the config in
@@ -54,6 +68,23 @@ export async function serveGatewayHttp(
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   checkTokens(gateway.config, env);
   const sessions = new Map<string, Session>();
+  const idleMs = options.sessionIdleMs ?? defaultSessionIdleMs;
+  if (!(Number.isFinite(idleMs) && idleMs > 0)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `sessionIdleMs ${idleMs} is not a positive number of milliseconds`,
+    );
+  }
+  const sweeper = setInterval(
+    () => {
+      const now = performance.now();
+      for (const session of sessions.values()) {
+        if (session.open === 0 && now - session.idleSince >= idleMs) void session.transport.close();
+      }
+    },
+    Math.max(10, Math.min(idleMs / 4, 60_000)),
+  );
+  sweeper.unref();
   // no listener-wide token: the token is checked per client below (it says which client this is)
   const listener = await listenGuarded(
     async (request, response) => {
@@ -90,6 +121,11 @@ export async function serveGatewayHttp(
             'no such session for this client; initialize a new one',
           );
         }
+        session.open++;
+        response.once('close', () => {
+          session.open--;
+          session.idleSince = performance.now();
+        });
         return session.transport.handleRequest(request, response, body);
       }
       if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -103,7 +139,7 @@ export async function serveGatewayHttp(
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, { client, transport });
+          sessions.set(sessionId, { client, transport, open: 0, idleSince: performance.now() });
           void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);
         },
       });
@@ -119,6 +155,7 @@ export async function serveGatewayHttp(
     url: listener.url,
     sessions: () => sessions.size,
     close: async () => {
+      clearInterval(sweeper);
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       await listener.close();
     },

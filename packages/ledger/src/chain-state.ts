@@ -5,7 +5,17 @@ import { checkDraft, type EventDraft, type LedgerEvent } from './event.js';
 /** An injected clock: the time an event is stamped with. */
 export type Clock = () => Date;
 
-/** The writer's side of a chain: the head, the ids stored so far, the clock. Shared by the stores. */
+/**
+ * How many of the latest event ids a store remembers, so that appending one of them again is a
+ * no-op (a retried append after a failed write, a crash or a restart concerns the latest records).
+ * A bounded cache: the memory a store holds does not grow with its ledger.
+ */
+export const rememberedIds = 1024;
+
+/**
+ * The writer's side of a chain: the head, the ids of the latest {@link rememberedIds} events, the
+ * clock. Shared by the stores.
+ */
 export class ChainState {
   #head: ChainHead = emptyHead;
   readonly #ids = new Map<string, number>();
@@ -19,7 +29,7 @@ export class ChainState {
     return this.#head;
   }
 
-  /** The seq of the stored event with this id. */
+  /** The seq of the stored event with this id, when it is one of the latest {@link rememberedIds}. */
   seqOf(id: string): number | undefined {
     return this.#ids.get(id);
   }
@@ -32,7 +42,9 @@ export class ChainState {
 
   /** Moves the head past a stored event (one just sealed, or one read back when a file is opened). */
   commit(event: LedgerEvent): void {
+    this.#ids.delete(event.id); // an id seen again moves to the newest end
     this.#ids.set(event.id, event.seq);
+    if (this.#ids.size > rememberedIds) this.#ids.delete(this.#ids.keys().next().value as string);
     this.#head = { seq: event.seq + 1, hash: event.hash };
   }
 }

@@ -3,6 +3,8 @@ import { canonicalJson, canonicalText, keysSorted, sha256Hex } from './canonical
 import { envelopeParts, hashKey } from './envelope.js';
 import { type EventDraft, genesisHash, type LedgerEvent, ledgerSchemaVersion, parseEvent } from './event.js';
 import { fastCheckLine } from './fast-check.js';
+import type { Line } from './lines.js';
+import { maxRecordDepth, nestsDeeperThan } from './nesting.js';
 
 /** A sealed event and its stored line (canonical JSON, without the newline). */
 export interface SealedEvent {
@@ -103,9 +105,44 @@ export class ChainVerifier {
     return isFault(result) ? result : result.hash;
   }
 
+  /**
+   * Checks the next line as read from a file, on its bytes: a line that is not valid UTF-8 is a bad
+   * record (its decoded text, with U+FFFD in place of the bytes, is not what was written).
+   */
+  checkLine(line: Line): LedgerEvent | ChainFault {
+    return line.invalidUtf8 ? this.#notUtf8() : this.check(line.text);
+  }
+
+  /** {@link checkHash} of a line as read from a file, on its bytes (see {@link checkLine}). */
+  checkLineHash(line: Line): string | ChainFault {
+    return line.invalidUtf8 ? this.#notUtf8() : this.checkHash(line.text);
+  }
+
   /** Checks the next line; returns the event, or the fault. */
   check(line: string): LedgerEvent | ChainFault {
     const seq = this.#head.seq;
+    if (nestsDeeperThan(line, maxRecordDepth)) {
+      return fault(
+        seq,
+        `the record nests deeper than ${maxRecordDepth} levels, which the ledger never writes: it was edited after it was written`,
+      );
+    }
+    try {
+      return this.#check(line, seq);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return fault(seq, `the record cannot be checked (${error.message}): it is not one the ledger writes`);
+    }
+  }
+
+  #notUtf8(): ChainFault {
+    return fault(
+      this.#head.seq,
+      'the record is not valid UTF-8 (a byte was changed after it was written); the ledger writes only UTF-8',
+    );
+  }
+
+  #check(line: string, seq: number): LedgerEvent | ChainFault {
     let value: unknown;
     try {
       value = JSON.parse(line);

@@ -53,7 +53,10 @@ export interface LedgerEvent {
 
 /** What a caller appends; the ledger fills in seq, at, schemaVersion, prev and hash. */
 export interface EventDraft {
-  /** Default: `${runId}:${seq}`. Give one to make an append idempotent. */
+  /**
+   * Default: `${runId}:${seq}`. Give one to make an append idempotent (a retry of one of the latest
+   * 1,024 appends to a file or memory store; of any append to PostgreSQL).
+   */
   id?: string;
   runId: string;
   /** Default 0. */

@@ -6,10 +6,17 @@ import type { EventDraft, LedgerEvent } from './event.js';
 import { followEvents } from './follow.js';
 import { GroupSync } from './group-sync.js';
 import { readLines } from './lines.js';
-import { type OpenedLedgerFile, openLedgerFile } from './open-ledger-file.js';
-import type { RunIndex, RunSummary } from './runs.js';
+import { type OpenCheck, type OpenedLedgerFile, openLedgerFile } from './open-ledger-file.js';
+import type { RecordOffsets } from './record-offsets.js';
+import { type RunSummary, runsOf } from './runs.js';
 import type { TornTail } from './scan.js';
-import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
+import {
+  type AppendOptions,
+  type FollowOptions,
+  type LedgerStore,
+  matches,
+  type ReadOptions,
+} from './store.js';
 
 /**
  * When an append counts as written. `always`: fsync before each append resolves. `batch` (the
@@ -24,16 +31,27 @@ export interface FileStoreOptions {
   durability?: Durability;
   /** Stamps `at`. Default: the system clock; inject {@link steppingClock} for reproducible ledgers. */
   clock?: Clock;
+  /**
+   * What opening verifies. `tail` (the default): the records at the end of the file (the last
+   * 64 KiB of whole records, at least the last one) — what appending safely needs, in time and
+   * memory that do not grow with the ledger. `chain`: the whole chain first, as `verifyLedgerFile`
+   * does. Either way `verifyLedgerFile` (or `toolgate-ledger verify`) is the full check.
+   */
+  check?: OpenCheck;
 }
 
 const durabilities: readonly Durability[] = ['always', 'batch', 'none'];
 
 /**
  * An append-only JSONL ledger file: one canonical-JSON event a line, each written whole in one
- * write. One writer at a time, enforced by an exclusive OS lock on the file itself. On open the chain is
- * verified; a torn last line (a crash mid-write) is cut off and reported in {@link recovered}, a
- * whole last record missing only its newline is kept and the newline added ({@link newlineAdded}),
- * a bad record anywhere else is an error.
+ * write. One writer at a time, enforced by an exclusive OS lock on the file itself. On open its tail
+ * is verified (the whole chain with `check: 'chain'`); a torn last line (a crash mid-write) is cut
+ * off and reported in {@link recovered}, a whole last record missing only its newline is kept and
+ * the newline added ({@link newlineAdded}), a bad record in what was verified is an error.
+ *
+ * It keeps no state per record: the head, the ids and byte offsets of the latest records (bounded
+ * caches of the latest 1,024); an older record is found by a
+ * binary search over the file, and `runs()` reads the file.
  *
  * @example
  * const store = await FileStore.open('run.ledger.jsonl', { durability: 'batch' });
@@ -54,9 +72,8 @@ export class FileStore implements LedgerStore {
   readonly #fd: number;
   readonly #release: () => void;
   readonly #chain: ChainState;
-  readonly #offsets: number[];
+  readonly #offsets: RecordOffsets;
   readonly #wakeup = new Wakeup();
-  readonly #runs: RunIndex;
   readonly #syncs: GroupSync;
   #size: number;
   #closed = false;
@@ -69,7 +86,6 @@ export class FileStore implements LedgerStore {
     this.#release = opened.release;
     this.#chain = opened.chain;
     this.#offsets = opened.offsets;
-    this.#runs = opened.runs;
     this.#size = opened.size;
     this.recovered = opened.torn;
     this.newlineAdded = opened.newlineAdded;
@@ -81,8 +97,8 @@ export class FileStore implements LedgerStore {
 
   /**
    * Opens (or creates) a ledger file for writing. Refused with LEDGER_UNAVAILABLE while another
-   * writer holds it or when it was written by a newer schema; LEDGER_CORRUPT when it fails
-   * verification anywhere but a torn last line.
+   * writer holds it or when it was written by a newer schema; LEDGER_CORRUPT when what it verifies
+   * (see {@link FileStoreOptions.check}) fails anywhere but a torn last line.
    */
   static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
     const durability = options.durability ?? 'batch';
@@ -92,7 +108,14 @@ export class FileStore implements LedgerStore {
         `durability ${JSON.stringify(durability)} is not one of "always", "batch", "none"`,
       );
     }
-    return new FileStore(path, durability, await openLedgerFile(path, options.clock));
+    const check = options.check ?? 'tail';
+    if (check !== 'tail' && check !== 'chain') {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `check ${JSON.stringify(check)} is not one of "tail", "chain"`,
+      );
+    }
+    return new FileStore(path, durability, await openLedgerFile(path, options.clock, check));
   }
 
   head(): ChainHead {
@@ -104,11 +127,17 @@ export class FileStore implements LedgerStore {
     return this.#syncs.count;
   }
 
-  async append(draft: EventDraft): Promise<LedgerEvent> {
+  /**
+   * Writes the event as one line; resolves when it is as durable as {@link durability} says, or,
+   * with `{ durable: false }`, at once (written, not yet synced: the next durable append, flush or
+   * close syncs it with everything before it).
+   */
+  async append(draft: EventDraft, options?: AppendOptions): Promise<LedgerEvent> {
     this.#usable();
+    const durable = options?.durable !== false && this.durability !== 'none';
     const existing = draft?.id === undefined ? undefined : this.#chain.seqOf(draft.id);
     if (existing !== undefined) {
-      if (this.durability !== 'none') await this.#syncs.grouped();
+      if (durable) await this.#syncs.grouped();
       return this.#eventAt(existing);
     }
     const sealed = this.#chain.seal(draft);
@@ -121,34 +150,41 @@ export class FileStore implements LedgerStore {
       throw this.#brokenError();
     }
     this.#chain.commit(sealed.event);
-    this.#offsets.push(this.#size);
-    this.#runs.add(sealed.event);
+    this.#offsets.add(sealed.event.seq, this.#size);
     this.#size += bytes.length;
     this.#wakeup.wake();
+    if (!durable) return sealed.event;
     if (this.durability === 'always') await this.#syncs.now();
-    else if (this.durability === 'batch') await this.#syncs.grouped();
+    else await this.#syncs.grouped();
     return sealed.event;
   }
 
+  /**
+   * The stored events that match, parsed from the file (not verified: `verifyLedgerFile` and
+   * `readLedgerFile` verify). A line that is not a record is LEDGER_CORRUPT.
+   */
   async *read(options: ReadOptions = {}): AsyncGenerator<LedgerEvent> {
-    const from = options.fromSeq ?? 0;
+    const from = Math.max(0, options.fromSeq ?? 0);
     const end = this.#size;
-    if (from >= this.#offsets.length) return;
-    for await (const line of readLines(this.path, { start: this.#offsets[from]!, end })) {
-      const event = JSON.parse(line.text) as LedgerEvent;
+    const count = this.#chain.head.seq;
+    if (from >= count) return;
+    const start = this.#offsets.offsetOf(from, count, end);
+    for await (const line of readLines(this.path, { start, end })) {
+      const event = this.#parse(line.text, line.start, line.invalidUtf8);
       if (matches(event, options)) yield event;
     }
   }
 
+  /** The runs, read from the file: the store keeps no index of them. */
   async runs(): Promise<RunSummary[]> {
-    return this.#runs.list();
+    return runsOf(this.read());
   }
 
   follow(options: FollowOptions = {}): AsyncIterable<LedgerEvent> {
     return followEvents(
       {
         readFrom: (fromSeq) => this.read({ fromSeq }),
-        count: () => this.#offsets.length,
+        count: () => this.#chain.head.seq,
         closed: () => this.#closed,
         wakeup: this.#wakeup,
       },
@@ -193,10 +229,23 @@ export class FileStore implements LedgerStore {
   }
 
   #eventAt(seq: number): LedgerEvent {
-    const start = this.#offsets[seq]!;
-    const end = this.#offsets[seq + 1] ?? this.#size;
+    const count = this.#chain.head.seq;
+    const start = this.#offsets.offsetOf(seq, count, this.#size);
+    const end = this.#offsets.offsetOf(seq + 1, count, this.#size);
     const buffer = Buffer.alloc(end - start);
     readSync(this.#fd, buffer, 0, buffer.length, start);
-    return JSON.parse(buffer.toString('utf8')) as LedgerEvent;
+    const text = buffer.toString('utf8').replace(/\n$/, '');
+    return this.#parse(text, start, undefined);
+  }
+
+  #parse(text: string, start: number, invalidUtf8: true | undefined): LedgerEvent {
+    try {
+      if (!invalidUtf8) return JSON.parse(text) as LedgerEvent;
+    } catch {}
+    throw new ToolgateError(
+      'LEDGER_CORRUPT',
+      `${this.path}: the line at byte ${start} is not a ledger record${invalidUtf8 ? ' (not valid UTF-8)' : ''}; ` +
+        `run \`toolgate-ledger verify ${this.path}\` to name the first bad record`,
+    );
   }
 }

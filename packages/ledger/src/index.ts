@@ -19,6 +19,7 @@ export {
 } from './event.js';
 export { type Durability, FileStore, type FileStoreOptions } from './file-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export type { OpenCheck } from './open-ledger-file.js';
 export { isPostgresUrl } from './postgres/connection.js';
 export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js';
 export { type VerifyPostgresOptions, verifyPostgresLedger } from './postgres/verify.js';
@@ -28,6 +29,12 @@ export { replayRegistry } from './replay/registry.js';
 export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './replay/session.js';
 export { RunIndex, type RunSummary, runsOf } from './runs.js';
 export type { TornTail } from './scan.js';
-export { type FollowOptions, type LedgerStore, type ReadOptions, readAll } from './store.js';
+export {
+  type AppendOptions,
+  type FollowOptions,
+  type LedgerStore,
+  type ReadOptions,
+  readAll,
+} from './store.js';
 export { type VerifyOptions, type VerifyResult, verifyLedgerFile, verifyLedgerText } from './verify.js';
 export type { SurrogateReplacement } from './well-formed.js';

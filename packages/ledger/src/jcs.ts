@@ -1,3 +1,5 @@
+import { maxRecordDepth } from './nesting.js';
+
 /**
  * The RFC 8785 (JCS) serialiser: object keys sorted by UTF-16 code units, no whitespace, strings
  * and numbers as ECMAScript's JSON.stringify writes them (which is what JCS prescribes), lone
@@ -16,6 +18,12 @@ export function serializeCanonical(value: unknown): string {
   if (text === undefined) throw new Error('at $: undefined has no JSON form');
   return text;
 }
+
+/**
+ * How deep a value may nest: a stored record nests its payload inside the envelope, so one level
+ * less than {@link maxRecordDepth}.
+ */
+const maxValueDepth = maxRecordDepth - 1;
 
 /** The place a value stands, as `$.a[0].b`. */
 function where(path: readonly (string | number)[]): string {
@@ -68,6 +76,10 @@ function write(value: unknown, path: (string | number)[], ancestors: object[]): 
   }
   if (object instanceof Map || object instanceof Set)
     throw new Error(`at ${where(path)}: a ${object.constructor.name} has no JSON form`);
+  if (path.length >= maxValueDepth)
+    throw new Error(
+      `at ${where(path.slice(0, 4))}…: the value nests deeper than ${maxValueDepth} levels, more than a ledger record may`,
+    );
   ancestors.push(object);
   let text: string;
   if (Array.isArray(object)) {

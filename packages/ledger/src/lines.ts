@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 
 /** One line of a JSONL file, with its byte offsets. */
@@ -10,6 +11,11 @@ export interface Line {
   readonly end: number;
   /** False for a last line with no newline: a write cut short. */
   readonly complete: boolean;
+  /**
+   * True when the line's bytes are not valid UTF-8: its `text` then holds U+FFFD where they stood,
+   * so it is not the record that was written (a reader reports it as bad, never hashes the text).
+   */
+  readonly invalidUtf8?: true;
 }
 
 /** What {@link readLines} takes. */
@@ -55,13 +61,19 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         let start = position;
         if (carry.length > 0) {
           carry.push(buffer.subarray(0, first));
-          const text = Buffer.concat(carry).toString('utf8');
-          batch.push({ text, start: carryStart, end: position + first + 1, complete: true });
+          batch.push(lineOf(Buffer.concat(carry), carryStart, position + first + 1, true));
           carry.length = 0;
           start = position + first + 1;
         }
         const begin = start - position;
-        if (begin <= last) {
+        if (begin <= last && !isUtf8(buffer.subarray(begin, last))) {
+          // Some line of the chunk is not UTF-8: line by line, so each is judged on its own bytes.
+          for (let from = begin; from <= last; ) {
+            const newline = buffer.indexOf(10, from);
+            batch.push(lineOf(buffer.subarray(from, newline), position + from, position + newline + 1, true));
+            from = newline + 1;
+          }
+        } else if (begin <= last) {
           const decoded = buffer.toString('utf8', begin, last);
           // Every byte became one code unit: each line's byte length is its length (no per-line scan).
           const oneUnitPerByte = decoded.length === last - begin;
@@ -82,13 +94,16 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
       position += bytesRead;
       if (batch.length > 0) yield batch;
     }
-    if (carry.length > 0)
-      yield [
-        { text: Buffer.concat(carry).toString('utf8'), start: carryStart, end: position, complete: false },
-      ];
+    if (carry.length > 0) yield [lineOf(Buffer.concat(carry), carryStart, position, false)];
   } finally {
     await handle.close();
   }
+}
+
+/** A line from its bytes (without the newline), flagged when they are not UTF-8. */
+export function lineOf(bytes: Buffer, start: number, end: number, complete: boolean): Line {
+  const text = bytes.toString('utf8');
+  return isUtf8(bytes) ? { text, start, end, complete } : { text, start, end, complete, invalidUtf8: true };
 }
 
 const nonAscii = /[^\x00-\x7f]/;

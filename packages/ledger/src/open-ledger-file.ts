@@ -1,20 +1,28 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
 import { faultError } from './chain.js';
 import { ChainState, type Clock } from './chain-state.js';
+import { readLineBatches } from './lines.js';
 import { lockLedger } from './lock.js';
-import { RunIndex } from './runs.js';
-import { scanLedgerFile, type TornTail } from './scan.js';
+import { RecordOffsets } from './record-offsets.js';
+import { scanLines, type TornTail } from './scan.js';
+import { readTail } from './tail.js';
 
-/** A ledger file opened for appending: locked, verified, its tail repaired, its records indexed. */
+/**
+ * What `FileStore.open` verifies. `tail` (the default): the records at the end of the file, which
+ * a writer chains onto — time and memory independent of the ledger's length. `chain`: the whole
+ * chain from the genesis hash first, as `verifyLedgerFile` does (linear in the file).
+ */
+export type OpenCheck = 'tail' | 'chain';
+
+/** A ledger file opened for appending: locked, its tail verified and repaired. */
 export interface OpenedLedgerFile {
   readonly fd: number;
   /** Drops the writer's lock. */
   readonly release: () => void;
   readonly chain: ChainState;
-  /** The byte offset of each record, by seq. */
-  readonly offsets: number[];
-  readonly runs: RunIndex;
+  /** Where the latest records start; older ones are searched for. */
+  readonly offsets: RecordOffsets;
   /** The file's size after repair. */
   readonly size: number;
   /** The torn last line that was cut off. */
@@ -24,36 +32,42 @@ export interface OpenedLedgerFile {
 }
 
 /**
- * Opens (or creates) a ledger file, takes the writer's lock, verifies the chain, cuts off a torn
- * last line or adds a missing newline. LEDGER_UNAVAILABLE or LEDGER_CORRUPT on failure, with the
- * file closed and unlocked again.
+ * Opens (or creates) a ledger file, takes the writer's lock, verifies its tail (and with `chain`
+ * the whole chain first), cuts off a torn last line or adds a missing newline. LEDGER_UNAVAILABLE
+ * or LEDGER_CORRUPT on failure, with the file closed and unlocked again.
  */
-export async function openLedgerFile(path: string, clock: Clock | undefined): Promise<OpenedLedgerFile> {
+export async function openLedgerFile(
+  path: string,
+  clock: Clock | undefined,
+  check: OpenCheck = 'tail',
+): Promise<OpenedLedgerFile> {
   let fd: number | undefined;
   let release: (() => void) | undefined;
   try {
     fd = openSync(path, 'a+');
     release = lockLedger(fd, path);
+    if (check === 'chain') {
+      const scan = await scanLines(readLineBatches(path));
+      if (scan.fault) throw faultError(scan.fault, path);
+    }
+    const tail = readTail(fd, fstatSync(fd).size, path);
     const chain = new ChainState(clock);
-    const offsets: number[] = [];
-    const runs = new RunIndex();
-    const scan = await scanLedgerFile(path, (event, start) => {
+    const offsets = new RecordOffsets(fd, path);
+    for (const { event, start } of tail.records) {
       chain.commit(event);
-      offsets.push(start);
-      runs.add(event);
-    });
-    if (scan.fault) throw faultError(scan.fault, path);
-    let size = scan.size;
-    if (scan.torn) {
+      offsets.add(event.seq, start);
+    }
+    let size = tail.size;
+    if (tail.torn) {
       ftruncateSync(fd, size);
       fsyncSync(fd);
     }
-    if (scan.unterminated !== undefined) {
+    if (tail.unterminated !== undefined) {
       writeSync(fd, '\n'); // the file is open for appending: this lands at its end
       fsyncSync(fd);
       size += 1;
     }
-    return { fd, release, chain, offsets, runs, size, torn: scan.torn, newlineAdded: scan.unterminated };
+    return { fd, release, chain, offsets, size, torn: tail.torn, newlineAdded: tail.unterminated };
   } catch (error) {
     release?.();
     if (fd !== undefined) closeSync(fd);

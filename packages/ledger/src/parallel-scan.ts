@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChainVerifier, emptyHead, isFault } from './chain.js';
+import { lineOf } from './lines.js';
 import type { ScanResult } from './scan.js';
 import type { ChunkRequest, ChunkResult } from './verify-worker.js';
 
@@ -60,13 +61,16 @@ export async function scanInParallel(
       return undefined;
     }
     const verifier = new ChainVerifier(expected);
-    const lines = Buffer.from(result.buffer).toString('utf8').split('\n');
-    lines.pop();
-    for (const line of lines) {
-      const checked = verifier.check(line);
+    const bytes = Buffer.from(result.buffer);
+    for (let from = 0; from < bytes.length; ) {
+      const newline = bytes.indexOf(10, from);
+      const checked = verifier.checkLine(
+        lineOf(bytes.subarray(from, newline), size, size + newline + 1 - from, true),
+      );
       if (isFault(checked)) return { count: verifier.head.seq, head: verifier.head, size, fault: checked };
       if (checked.hash === head) headFound = true;
-      size += Buffer.byteLength(line) + 1;
+      size += newline + 1 - from;
+      from = newline + 1;
     }
     expected = verifier.head;
     return undefined;
@@ -108,7 +112,7 @@ export async function scanInParallel(
     if (carried > 0) {
       // A whole last record missing only its newline counts; anything else is a torn tail.
       const verifier = new ChainVerifier(expected);
-      const whole = verifier.check(Buffer.concat(carry).toString('utf8'));
+      const whole = verifier.checkLine(lineOf(Buffer.concat(carry), size, size + carried, false));
       if (!isFault(whole)) {
         if (whole.hash === head) headFound = true;
         const last = { count: verifier.head.seq, head: verifier.head, size: size + carried, headFound };

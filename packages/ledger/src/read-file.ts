@@ -37,7 +37,7 @@ export async function* readLedgerFile(
         for (const line of batch) {
           if (!line.complete) {
             // A whole record missing only its newline counts, unless a writer may still be writing it.
-            const whole = options.follow ? undefined : verifier.check(line.text);
+            const whole = options.follow ? undefined : verifier.checkLine(line);
             if (whole && !isFault(whole)) {
               offset = line.end;
               if (matches(whole, options)) yield whole;
@@ -46,7 +46,7 @@ export async function* readLedgerFile(
             torn = true;
             break batchLoop;
           }
-          const result = verifier.check(line.text);
+          const result = verifier.checkLine(line);
           if (isFault(result)) throw faultError(result, path);
           offset = line.end;
           if (matches(result, options)) yield result;

@@ -11,7 +11,7 @@ import {
   type ToolReturnedRecord,
 } from '@toolgate/core';
 import type { EventDraft, LedgerEvent } from './event.js';
-import type { LedgerStore } from './store.js';
+import type { AppendOptions, LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
 /** What a {@link LedgerRecorder} is built with. */
@@ -20,6 +20,18 @@ export interface LedgerRecorderOptions {
   runId: string;
   /** The turn to start at. Default 0; move it with {@link LedgerRecorder.setTurn}. */
   turn?: number;
+  /**
+   * What a call's records wait for, in a store that syncs (a `FileStore` with `batch` or `always`).
+   * Every record is written before the gate takes the next step, in order, whichever is chosen.
+   * - `dispatch` (the default): `tool.called` and `policy.decided` are made durable together, with
+   *   one fsync, before the tool runs; `tool.returned` with another before the result is returned.
+   *   Two fsyncs a call (three before this option existed); the effect never runs before the
+   *   record that allowed it is on disk.
+   * - `result`: all three made durable as a unit, with one fsync, before the result is returned.
+   *   One fsync a call; a crash of the process never loses a record, but a crash of the machine
+   *   while the tool runs can lose the records of a call whose effect happened.
+   */
+  durableBefore?: 'dispatch' | 'result';
 }
 
 /**
@@ -43,6 +55,8 @@ export interface LedgerRecorderOptions {
 export class LedgerRecorder implements Recorder {
   readonly store: LedgerStore;
   readonly runId: string;
+  /** See {@link LedgerRecorderOptions.durableBefore}. */
+  readonly durableBefore: 'dispatch' | 'result';
   #turn: number;
   /** Decisions recorded so far of each call that has not returned (a call may be decided mid-run too). */
   readonly #decisions = new Map<string, number>();
@@ -51,6 +65,14 @@ export class LedgerRecorder implements Recorder {
     this.store = store;
     this.runId = options.runId;
     this.#turn = options.turn ?? 0;
+    const durableBefore = options.durableBefore ?? 'dispatch';
+    if (durableBefore !== 'dispatch' && durableBefore !== 'result') {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `durableBefore ${JSON.stringify(durableBefore)} is not one of "dispatch", "result"`,
+      );
+    }
+    this.durableBefore = durableBefore;
   }
 
   /** The turn events are stamped with. */
@@ -94,7 +116,8 @@ export class LedgerRecorder implements Recorder {
 
   async toolCalled(record: ToolCalledRecord): Promise<void> {
     const { callId, tool, parameters } = record;
-    await this.#call('tool.called', record, { callId, tool, parameters });
+    // Written now; made durable with policy.decided (or tool.returned), by the same fsync.
+    await this.#call('tool.called', record, { callId, tool, parameters }, { durable: false });
   }
 
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
@@ -104,7 +127,10 @@ export class LedgerRecorder implements Recorder {
     // the call's own decision keeps its id; one made while it ran (`context.authorize`) is numbered
     const count = (this.#decisions.get(callId) ?? 0) + 1;
     this.#decisions.set(callId, count);
-    await this.#call('policy.decided', record, payload, count === 1 ? undefined : `policy.decided.${count}`);
+    await this.#call('policy.decided', record, payload, {
+      durable: this.durableBefore === 'dispatch',
+      ...(count === 1 ? {} : { idKind: `policy.decided.${count}` }),
+    });
   }
 
   async toolReturned(record: ToolReturnedRecord): Promise<void> {
@@ -149,16 +175,17 @@ export class LedgerRecorder implements Recorder {
     kind: string,
     record: { callId: string; agent: string },
     payload: JsonObject,
-    idKind = kind,
+    { durable = true, idKind = kind }: { durable?: boolean; idKind?: string } = {},
   ): Promise<LedgerEvent> {
-    return this.#append({
+    const draft = {
       id: this.#id(record.callId, idKind),
       runId: this.runId,
       turn: this.#turn,
       kind,
       actor: record.agent,
       payload,
-    });
+    };
+    return this.#append(draft, durable ? undefined : notYetDurable);
   }
 
   /**
@@ -166,13 +193,13 @@ export class LedgerRecorder implements Recorder {
    * anything, and only then is an object payload walked for them and appended again with them
    * replaced. A payload without any (nearly every one) is walked once, by the store's serialiser.
    */
-  #append(draft: EventDraft & { payload: JsonValue }): Promise<LedgerEvent> {
-    return this.store.append(draft).catch((error: unknown) => {
+  #append(draft: EventDraft & { payload: JsonValue }, options?: AppendOptions): Promise<LedgerEvent> {
+    return this.store.append(draft, options).catch((error: unknown) => {
       if (!(ToolgateError.is(error) && error.code === 'INVALID_EVENT' && isObject(draft.payload)))
         throw error;
       const payload = wellFormed(draft.payload);
       if (payload === draft.payload) throw error;
-      return this.store.append({ ...draft, payload });
+      return this.store.append({ ...draft, payload }, options);
     });
   }
 
@@ -180,6 +207,8 @@ export class LedgerRecorder implements Recorder {
     return `${this.runId}:${callId}:${kind}`;
   }
 }
+
+const notYetDurable: AppendOptions = { durable: false };
 
 function isObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -48,7 +48,7 @@ export async function scanLines(
     for (const line of batch) {
       if (!line.complete) {
         const seq = verifier.head.seq;
-        const whole = verifier.check(line.text);
+        const whole = verifier.checkLine(line);
         if (!isFault(whole)) {
           onEvent?.(whole, line.start);
           return { count: verifier.head.seq, head: verifier.head, size: line.end, unterminated: seq };
@@ -56,7 +56,7 @@ export async function scanLines(
         const torn = { seq, offset: line.start, bytes: line.end - line.start };
         return { count: seq, head: verifier.head, size, torn };
       }
-      const result = verifier.check(line.text);
+      const result = verifier.checkLine(line);
       if (isFault(result)) return { count: verifier.head.seq, head: verifier.head, size, fault: result };
       onEvent?.(result, line.start);
       size = line.end;
@@ -76,7 +76,7 @@ async function scanHashes(
     for (const line of batch) {
       if (!line.complete) {
         const seq = verifier.head.seq;
-        const whole = verifier.checkHash(line.text);
+        const whole = verifier.checkLineHash(line);
         if (!isFault(whole)) {
           onHash?.(whole);
           return { count: verifier.head.seq, head: verifier.head, size: line.end, unterminated: seq };
@@ -84,7 +84,7 @@ async function scanHashes(
         const torn = { seq, offset: line.start, bytes: line.end - line.start };
         return { count: seq, head: verifier.head, size, torn };
       }
-      const result = verifier.checkHash(line.text);
+      const result = verifier.checkLineHash(line);
       if (isFault(result)) return { count: verifier.head.seq, head: verifier.head, size, fault: result };
       onHash?.(result);
       size = line.end;

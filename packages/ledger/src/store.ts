@@ -12,6 +12,18 @@ export interface ReadOptions {
   fromSeq?: number;
 }
 
+/** How one append waits. */
+export interface AppendOptions {
+  /**
+   * Default true: the append resolves once the event is as durable as the store promises. False:
+   * it resolves once the event is written, in the store's order, before it is durable; the next
+   * durable append, `flush` or `close` makes it durable together with everything before it (one
+   * fsync for several records of a file). A store that has nothing cheaper (memory, PostgreSQL)
+   * treats it as a durable append.
+   */
+  durable?: boolean;
+}
+
 /** What a live follow takes: a read filter, and a signal that ends it. */
 export interface FollowOptions extends ReadOptions {
   signal?: AbortSignal;
@@ -26,10 +38,12 @@ export interface LedgerStore {
   head(): ChainHead;
   /**
    * Seals and stores one event. Appending an id that is already stored stores nothing and returns
-   * the stored event. Appends are chained in call order; the promise resolves once the event is as
-   * durable as the store promises.
+   * the stored event (the file and memory stores remember the ids of their latest 1,024 events, a
+   * bounded cache; PostgreSQL all of them). Appends are chained in call order; the promise resolves
+   * once the event is as durable as the store promises (or, with `{ durable: false }`, once it is
+   * written: see {@link AppendOptions}).
    */
-  append(draft: EventDraft): Promise<LedgerEvent>;
+  append(draft: EventDraft, options?: AppendOptions): Promise<LedgerEvent>;
   /** The stored events that match, in seq order. */
   read(options?: ReadOptions): AsyncIterable<LedgerEvent>;
   /** The runs stored so far, in the order they started, with their first and last seq and time. */

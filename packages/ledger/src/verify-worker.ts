@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import { parentPort } from 'node:worker_threads';
 import { ChainVerifier, isFault } from './chain.js';
 
@@ -38,7 +39,10 @@ function check({ id, buffer, head }: ChunkRequest): ChunkResult {
     lastHash: '',
     sawHead: false,
   };
-  const lines = Buffer.from(buffer).toString('utf8').split('\n');
+  const bytes = Buffer.from(buffer);
+  // Bytes that are not UTF-8 are a bad record: the main thread re-checks the chunk and names it.
+  if (!isUtf8(bytes)) return failed;
+  const lines = bytes.toString('utf8').split('\n');
   lines.pop(); // the chunk ends with a newline
   let first: { seq?: unknown; prev?: unknown };
   try {

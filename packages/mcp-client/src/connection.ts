@@ -143,6 +143,9 @@ export class McpConnection {
   /** Ends the session and stops the child process; later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    // A session still opening is ended now (its start fails), not awaited to its timeout.
+    const opening = this.#current;
+    if (opening && opening !== this.#ready) await opening.client.close().catch(() => undefined);
     const session = await this.#session?.catch(() => undefined);
     this.#session = undefined;
     this.#current = undefined;

@@ -10,6 +10,7 @@ import {
   type ToolResolver,
 } from '@toolgate/core';
 import { Approvals } from './approvals.js';
+import { firstFailure, maxParallelConnects } from './attach-all.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 import { capMapped, mapResult } from './map-result.js';
@@ -56,13 +57,16 @@ export interface MCPResolverOptions {
 export class MCPResolver implements ToolResolver {
   readonly #options: MCPResolverOptions;
   readonly #connections = new Map<string, McpConnection>();
+  /** Servers whose attach is under way: their names are taken, their prefixes owned. */
+  readonly #attaching = new Map<string, McpConnection>();
   readonly #entries = new Map<string, Entry>();
   readonly #approvals = new Approvals();
   readonly #indexState: IndexState = {
     entries: this.#entries,
     approvals: this.#approvals,
     notices: new Map(),
-    prefixOwner: (name, server) => prefixOwner(this.#connections.values(), name, server),
+    prefixOwner: (name, server) =>
+      prefixOwner([...this.#connections.values(), ...this.#attaching.values()], name, server),
   };
   #recorderFailure: unknown;
   #closed = false;
@@ -71,28 +75,35 @@ export class MCPResolver implements ToolResolver {
     this.#options = options;
   }
 
-  /** A resolver attached to every server in `servers`, in order; on any failure none stays running. */
+  /**
+   * A resolver attached to every server in `servers`, connected in parallel (at most
+   * 32 at once); on any failure none stays running, and the error is that
+   * of the first failed server in `servers`' order. To serve each server's tools as soon as it is
+   * ready, while a slow one is still starting, call {@link attach} for each on a `new MCPResolver()`
+   * without awaiting one before the next.
+   */
   static async connect(
     servers: readonly McpServerConfig[],
     options: MCPResolverOptions = {},
   ): Promise<MCPResolver> {
     const resolver = new MCPResolver(options);
-    try {
-      for (const server of servers) await resolver.attach(server);
-    } catch (error) {
+    const failed = await firstFailure(servers, maxParallelConnects, (server) => resolver.attach(server));
+    if (failed) {
       await resolver.close();
-      throw error;
+      throw failed.error;
     }
     return resolver;
   }
 
   /**
-   * Connects to a server and lists its tools. Rejects — and leaves nothing running — when the server
-   * cannot be reached, or when one of its tools has the name of another server's tool.
+   * Connects to a server and lists its tools; its tools are served once this resolves, whatever
+   * other attaches are still under way (several may run at once). Rejects — and leaves nothing
+   * running — when the server cannot be reached, or when one of its tools has the name of another
+   * server's tool.
    */
   async attach(config: McpServerConfig): Promise<this> {
     checkServerConfig(config);
-    if (this.#connections.has(config.name)) {
+    if (this.#connections.has(config.name) || this.#attaching.has(config.name)) {
       throw new ToolgateError(
         'INVALID_DEFINITION',
         `an MCP server named "${config.name}" is already attached`,
@@ -105,12 +116,22 @@ export class MCPResolver implements ToolResolver {
       attached = true;
       return this.#index(connection, tools);
     });
+    this.#attaching.set(config.name, connection);
     try {
       await connection.ready();
+      if (this.#closed) {
+        throw new ToolgateError(
+          'TRANSPORT_FAILED',
+          `the MCP resolver was closed while "${config.name}" connected`,
+        );
+      }
     } catch (error) {
+      this.#attaching.delete(config.name);
+      this.#forget(connection);
       await connection.close();
       throw error;
     }
+    this.#attaching.delete(config.name);
     this.#connections.set(config.name, connection);
     return this;
   }
@@ -260,13 +281,19 @@ export class MCPResolver implements ToolResolver {
     entry.changed = false;
   }
 
-  /** Ends every session and stops every child process. */
+  /** Ends every session and stops every child process (an attach under way fails). */
   async close(): Promise<void> {
     this.#closed = true;
-    const connections = [...this.#connections.values()];
+    const connections = [...this.#connections.values(), ...this.#attaching.values()];
     this.#connections.clear();
     this.#entries.clear();
     await Promise.all(connections.map((connection) => connection.close()));
+  }
+
+  /** Drops the tools a connection that failed to attach had indexed. */
+  #forget(connection: McpConnection): void {
+    for (const [name, entry] of this.#entries)
+      if (entry.connection === connection) this.#entries.delete(name);
   }
 
   #entry(name: string): Entry {
