@@ -187,3 +187,9 @@ function judgeArgv(argv: readonly string[], depth: number, judged: Judged): void
       return;
   }
 }
+
+/** The name `NAME=value` assigns (a token known only at run time keeps its text after the marker). */
+function variableName(word: string): string {
+  const text = word.startsWith(unsafeTokenPrefix) ? word.slice(word.indexOf(':') + 1) : word;
+  return text.slice(0, Math.max(0, text.indexOf('=')));
+}

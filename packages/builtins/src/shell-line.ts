@@ -149,9 +149,9 @@ function readCommand(tokens: ShellToken[], start: number): { command?: ShellComm
   return { command: { assignments, argv, redirects }, next: index };
 }
 
+/** `NAME=value` with `NAME=` neither quoted nor escaped: the value may be anything. */
 function isAssignment(word: ShellWord): boolean {
-  const match = assignment.exec(word.text);
-  return match !== null && word.plain.length >= match[0].length;
+  return assignment.test(word.plain);
 }
 
 function redirectOf(operator: string, fd: number | undefined, word: ShellWord): ShellRedirect {

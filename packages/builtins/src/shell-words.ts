@@ -180,8 +180,8 @@ export function tokenizeShell(line: string): ShellToken[] {
       const end = line.indexOf('\n', index);
       index = end < 0 ? line.length : end;
     } else if (operatorStart.has(character)) {
-      index = readOperator(line, index, tokens, () => {
-        if (started && !quoted && unknown === undefined && /^[0-9]+$/.test(text)) {
+      index = readOperator(line, index, tokens, (redirect) => {
+        if (redirect && started && !quoted && unknown === undefined && /^[0-9]+$/.test(text)) {
           const digits = text;
           text = '';
           started = false;
@@ -207,12 +207,12 @@ function readOperator(
   line: string,
   index: number,
   tokens: ShellToken[],
-  takeDigits: () => string | undefined,
+  takeDigits: (redirect: boolean) => string | undefined,
 ): number {
   const rest = line.slice(index);
   const character = line[index]!;
   if (character === '<' || character === '>') {
-    const digits = takeDigits();
+    const digits = takeDigits(true);
     if (digits !== undefined && digits.length > 1)
       refuse(`redirects file descriptor ${digits} (dash takes only 0–9)`, 'use a descriptor from 0 to 9');
     const fd = digits === undefined ? {} : { fd: Number(digits) };
@@ -224,7 +224,7 @@ function readOperator(
     tokens.push({ kind: 'operator', operator, ...fd });
     return index + operator.length;
   }
-  takeDigits();
+  takeDigits(false);
   if (rest.startsWith('&>')) refuse('uses &> (bash only: dash reads it as & then >)', 'write > file 2>&1');
   if (rest.startsWith('|&')) refuse('uses |& (bash only)', 'write 2>&1 |');
   if (rest.startsWith(';;') || rest.startsWith(';&'))
