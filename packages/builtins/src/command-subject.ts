@@ -134,13 +134,9 @@ function judgeCommand(command: ShellCommand, depth: number, judged: Judged): voi
   for (const redirect of command.redirects) judged.redirect(redirect);
   if (command.argv.length === 0) return;
   judged.add([...command.assignments, ...command.argv]);
-  const loadsCode = command.assignments.find((word) => codeVariables.has(word.slice(0, word.indexOf('='))));
+  const loadsCode = command.assignments.map(variableName).find((name) => codeVariables.has(name));
   if (loadsCode !== undefined)
-    judged.add([
-      ...command.assignments,
-      ...command.argv,
-      `${unsafeTokenPrefix}code:${loadsCode.split('=')[0]} loads code`,
-    ]);
+    judged.add([...command.assignments, ...command.argv, `${unsafeTokenPrefix}code:${loadsCode} loads code`]);
   judgeArgv(command.argv, depth, judged);
 }
 
@@ -159,9 +155,13 @@ function judgeArgv(argv: readonly string[], depth: number, judged: Judged): void
     !argv.slice(1).every((word) => /^[-+][eux]+$|^-o$|^(pipefail|errexit|nounset|xtrace)$/.test(word))
   )
     refuse('runs set with options other than -e, -u, -x or -o pipefail', 'run the commands without set');
-  const exported =
-    setsVariables.has(name) && argv.slice(1).find((word) => codeVariables.has(word.split('=')[0]!));
-  if (exported) judged.add([...argv, `${unsafeTokenPrefix}code:${exported.split('=')[0]} loads code`]);
+  const exported = setsVariables.has(name)
+    ? argv
+        .slice(1)
+        .map(variableName)
+        .find((variable) => codeVariables.has(variable))
+    : undefined;
+  if (exported !== undefined) judged.add([...argv, `${unsafeTokenPrefix}code:${exported} loads code`]);
   const unwrapped = unwrapCommand(argv);
   switch (unwrapped.kind) {
     case 'none':

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell lines, written as the model would send them
 import fc from 'fast-check';
 
 /** Programs the differential test puts on PATH as recording shims (none is a shell built-in). */
