@@ -4,9 +4,17 @@ import { commandSubject, unsafeTokenPrefix } from './command-subject.js';
 import { laterArguments } from './command-wrappers.js';
 
 const decide = (policy: Policy, command: string) =>
-  policy.decide({ agent: 'a', tool: 'shell', parameters: {}, subject: { commands: commandSubject(command) } });
+  policy.decide({
+    agent: 'a',
+    tool: 'shell',
+    parameters: {},
+    subject: { commands: commandSubject(command) },
+  });
 
-const denyRm = new Policy({ default: 'allow', rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'deny' }] });
+const denyRm = new Policy({
+  default: 'allow',
+  rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'deny' }],
+});
 
 describe('commands seen through wrappers', () => {
   it.each([
@@ -27,7 +35,7 @@ describe('commands seen through wrappers', () => {
     ['busybox rm a', ['rm', 'a']],
     ["sh -c 'rm a'", ['rm', 'a']],
     ["bash -ec 'true; rm a'", ['rm', 'a']],
-    ["dash -c \"bash -c 'rm a'\"", ['rm', 'a']],
+    ['dash -c "bash -c \'rm a\'"', ['rm', 'a']],
     ['nice timeout 5 env rm a', ['rm', 'a']],
     ['xargs -0 -n 1 rm -f', ['rm', '-f', laterArguments]],
     ['find . -name a -delete', ['rm', laterArguments]],
@@ -95,6 +103,8 @@ describe('commands seen through wrappers', () => {
   });
 
   it('names the denied command readably, its unknown parts marked', () => {
-    expect(decide(denyRm, 'echo f | xargs rm').reason).toContain('command "rm ‹arguments supplied when it runs›"');
+    expect(decide(denyRm, 'echo f | xargs rm').reason).toContain(
+      'command "rm ‹arguments supplied when it runs›"',
+    );
   });
 });
