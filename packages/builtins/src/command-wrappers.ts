@@ -244,33 +244,38 @@ function splitOption(word: string): [string, boolean] {
   return word.length > 2 ? [word.slice(0, 2), true] : [word, false];
 }
 
+/**
+ * `sh [options] -c [options] [--] line [name [arguments]]`: the line, whatever options surround
+ * `-c` (the first operand is the line). Without `-c`, the first operand is a script file (a program
+ * like `./script.sh`); with no operand, `-s` or `-i` the shell reads commands toolgate cannot see,
+ * and `-O` (bash's shopt) may change how the line is read.
+ */
 function shellCommand(name: string, argv: readonly string[]): Unwrapped {
-  for (let index = 1; index < argv.length; index += 1) {
-    const word = argv[index]!;
-    if (word.startsWith(unsafeTokenPrefix)) break;
-    if (word === '--' || word === '-') break;
-    if (word === '-o' || word === '+o' || word === '-O' || word === '+O') {
-      index += 1;
-      continue;
-    }
-    if (/^[-+][a-zA-Z]+$/.test(word)) {
-      if (word.includes('i')) break;
-      if (word.includes('c') && word.startsWith('-')) {
-        const line = argv[index + 1];
-        if (line === undefined || line.startsWith(unsafeTokenPrefix)) break;
-        return { kind: 'line', line, shell: name };
-      }
-      if (word.includes('s')) break;
-      continue;
-    }
-    // `sh script.sh`: a program in a file, like `./script.sh` (see the README on programs).
-    if (!word.startsWith('-')) return none;
-    break;
-  }
-  return {
+  const unreadable: Unwrapped = {
     kind: 'code',
     reason: `${name} reads commands toolgate cannot see (stdin, an option it does not know)`,
   };
+  let command = false;
+  let index = 1;
+  for (; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (word.startsWith(unsafeTokenPrefix)) return unreadable;
+    if (word === '--' || word === '-') {
+      index += 1;
+      break;
+    }
+    if (!/^[-+][a-zA-Z]+$/.test(word)) {
+      if (word.startsWith('-') || word.startsWith('+')) return unreadable;
+      break;
+    }
+    if (/[isO]/.test(word)) return unreadable;
+    if (word.startsWith('-') && word.includes('c')) command = true;
+    if (word.includes('o')) index += 1;
+  }
+  const operand = argv[index];
+  if (!command) return operand === undefined ? unreadable : none;
+  if (operand === undefined || operand.startsWith(unsafeTokenPrefix)) return unreadable;
+  return { kind: 'line', line: operand, shell: name };
 }
 
 function busybox(argv: readonly string[]): Unwrapped {

@@ -42,6 +42,8 @@ const bypasses = [
   'FOO=1 rm f',
   "sh -c 'rm f'",
   'bash -c "rm f"',
+  "sh -c -- 'rm f'",
+  "sh -e -c -x 'rm f' name",
   `dash -c "sh -c 'rm f'"`,
   'echo f | xargs rm',
   'echo f | xargs -n 1 rm -f',
