@@ -77,6 +77,7 @@ describe('commandSubject', () => {
     ['echo x 10> f', 'descriptor 10'],
     ['echo x >& f', 'duplicates'],
     ['echo x > *.txt', 'glob'],
+    ['echo x > /dev/tcp/127.0.0.1/80', 'network'],
     ['alias ls=rm; ls f', 'alias'],
     ['set -k; rm f', 'set'],
     ['cd sub && echo x > f', 'cd'],

@@ -46,6 +46,8 @@ const prefixes = [
   'env -u HOME',
   'env --unset=HOME',
   'env -- ',
+  'env A=1 --',
+  'env -- A=1',
   'env -0',
   'nice',
   'nice -n 5',

@@ -20,9 +20,10 @@ describe('commands seen through wrappers', () => {
   it.each([
     ['/bin/rm -f a', ['rm', '-f', 'a']],
     ['./rm a', ['rm', 'a']],
-    ['env -i -u HOME A=1 -- rm a', ['rm', 'a']],
+    ['env -i -u HOME -- A=1 rm a', ['rm', 'a']],
     ['/usr/bin/env rm a', ['rm', 'a']],
     ['command -p rm a', ['rm', 'a']],
+    ['env -- A=1 rm a', ['rm', 'a']],
     ['exec -a name rm a', ['rm', 'a']],
     ['nice -n5 rm a', ['rm', 'a']],
     ['nice -5 rm a', ['rm', 'a']],
@@ -46,6 +47,11 @@ describe('commands seen through wrappers', () => {
   ])('%j runs %j', (command, inner) => {
     expect(commandSubject(command)).toContainEqual(inner);
     expect(decide(denyRm, command).decision).toBe('deny');
+  });
+
+  it('reads env options only before the first assignment, as GNU env does', () => {
+    expect(commandSubject('env A=1 -i rm a')).toContainEqual(['-i', 'rm', 'a']);
+    expect(commandSubject('env A=1 -- rm a')).toContainEqual(['--', 'rm', 'a']);
   });
 
   it('judges a bare xargs as the echo it runs, with arguments from stdin', () => {

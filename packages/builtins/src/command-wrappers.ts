@@ -190,47 +190,44 @@ export function basename(command: string): string {
   return slash < 0 ? command : command.slice(slash + 1);
 }
 
+/**
+ * `wrapper [options] [--] [NAME=value…] [operands] command…`, the way GNU getopt with `+` reads it:
+ * options end at `--` or at the first word that is not one; assignments (env, sudo) and leading
+ * operands (timeout's duration) follow; the rest is the command.
+ */
 function wrapped(name: string, argv: readonly string[], syntax: WrapperSyntax): Unwrapped {
+  const later: Unwrapped = { kind: 'code', reason: `${name} gets arguments known only when it runs` };
   let index = 1;
-  let operands = syntax.operandsBefore ?? 0;
-  const unknown = (option: string): Unwrapped => ({
-    kind: 'code',
-    reason: `${name} ${option} is an option toolgate does not know`,
-  });
-  while (index < argv.length) {
+  for (; index < argv.length; ) {
     const word = argv[index]!;
-    if (word.startsWith(unsafeTokenPrefix))
-      return { kind: 'code', reason: `${name} gets arguments known only when it runs` };
+    if (word.startsWith(unsafeTokenPrefix)) return later;
     if (word === '--') {
       index += 1;
       break;
-    }
-    if (operands === (syntax.operandsBefore ?? 0) && word.startsWith('-') && word !== '-') {
-      const [option, attached] = splitOption(word);
-      if (syntax.shell?.includes(option))
-        return { kind: 'code', reason: `${name} ${option} runs a shell or a string it splits itself` };
-      if (syntax.inert?.includes(option)) return none;
-      if (syntax.numeric && /^-[0-9]+$/.test(word)) index += 1;
-      else if (syntax.valued.includes(option)) index += attached ? 1 : 2;
-      else if (syntax.flags.includes(option)) index += 1;
-      else return unknown(word);
-      continue;
     }
     if (word === '-' && syntax.flags.includes('-')) {
       index += 1;
       continue;
     }
-    if (syntax.assignments && /^[^=]+=/.test(word)) {
-      index += 1;
-      continue;
-    }
-    if (operands > 0) {
-      operands -= 1;
-      index += 1;
-      continue;
-    }
-    break;
+    if (!word.startsWith('-') || word === '-') break;
+    const [option, attached] = splitOption(word);
+    if (syntax.shell?.includes(option))
+      return { kind: 'code', reason: `${name} ${option} runs a shell or a string it splits itself` };
+    if (syntax.inert?.includes(option)) return none;
+    if (syntax.numeric && /^-[0-9]+$/.test(word)) index += 1;
+    else if (syntax.valued.includes(option)) index += attached ? 1 : 2;
+    else if (syntax.flags.includes(option)) index += 1;
+    else return { kind: 'code', reason: `${name} ${word} is an option toolgate does not know` };
   }
+  while (syntax.assignments && index < argv.length && /^[^=]+=/.test(argv[index]!)) {
+    if (argv[index]!.startsWith(unsafeTokenPrefix)) return later;
+    index += 1;
+  }
+  for (let operands = syntax.operandsBefore ?? 0; operands > 0 && index < argv.length; operands -= 1) {
+    if (argv[index]!.startsWith(unsafeTokenPrefix)) return later;
+    index += 1;
+  }
+  if (argv[index]?.startsWith(unsafeTokenPrefix)) return later;
   const inner = argv.slice(index);
   return inner.length === 0 ? none : { kind: 'runs', commands: [inner] };
 }

@@ -170,5 +170,10 @@ function redirectOf(operator: string, fd: number | undefined, word: ShellWord): 
       'name the file plainly',
     );
   if (word.text === '') refuse(`redirects ${operator} to an empty file name`, 'name the file');
+  if (/^\/dev\/(tcp|udp)\//.test(word.text))
+    refuse(
+      `redirects to ${JSON.stringify(word.text)} (a network connection in bash, a missing file in dash)`,
+      'use the fetch tool for the network',
+    );
   return { operator, ...at, target: word.text };
 }

@@ -265,6 +265,11 @@ export const handWrittenLines = (shimDirectory: string): string[] => [
   'a1 !x',
   'a1 1&&b2 2;a1 3|b2 4&a1 5||b2 6',
   'a1 2>err 3 4>o3',
+  'a1 # x\\\nb2',
+  'a1 2\\\n>o3',
+  "a1 'x'\\\n'y'",
+  'a1 &\\\n& b2',
+  'a1 >\\\n> o4',
   'a1 [',
   'a1 ]',
 ];
