@@ -128,6 +128,13 @@ describe('commandSubject', () => {
     expect(commandSubject("'if' x; \\time y")).toEqual([['if', 'x'], ['time', 'y'], ['y']]);
   });
 
+  it('follows sh -c four deep and refuses a fifth', () => {
+    const nest = (depth: number): string =>
+      depth === 0 ? 'rm f' : `sh -c ${`'${nest(depth - 1).replaceAll("'", "'\\''")}'`}`;
+    expect(commandSubject(nest(4))).toContainEqual(['rm', 'f']);
+    expect(refusal(nest(5))?.message).toContain('more than 4 deep');
+  });
+
   it('refuses a line longer than sh -c can take, saying what to do', () => {
     const error = refusal(`echo ${'x'.repeat(140_000)}`);
     expect(error?.code).toBe('INVALID_PARAMETERS');
