@@ -18,8 +18,8 @@ export const maxShellDepth = 4;
 export interface ShellSubject {
   /**
    * The argv of every command the line runs: each as the shell passes it, then as policy should
-   * also see it (without leading `NAME=value` assignments, by the basename of a path-qualified
-   * program, the command a wrapper runs, the commands of an `sh -c` line). A token starting with a
+   * also see it (without leading `NAME=value` assignments, the command a wrapper runs, the commands
+   * of an `sh -c` line; a rule denying `rm …` matches `/bin/rm …` by its basename in core). A token starting with a
    * NUL byte stands for words known only when the line runs (a glob, a variable, arguments from
    * stdin) or, last in an argv, for code the gate cannot read.
    */
@@ -52,8 +52,7 @@ const setsVariables = new Set(['env', 'sudo', 'doas', 'export', 'declare', 'type
  *
  * @example
  * shellSubject('env FOO=1 /bin/rm -f a > log');
- * // { commands: [['env', 'FOO=1', '/bin/rm', '-f', 'a'], ['/bin/rm', '-f', 'a'], ['rm', '-f', 'a']],
- * //   paths: ['log'] }
+ * // { commands: [['env', 'FOO=1', '/bin/rm', '-f', 'a'], ['/bin/rm', '-f', 'a']], paths: ['log'] }
  */
 export function shellSubject(command: string): ShellSubject {
   const bytes = command.length > maxCommandBytes / 3 ? Buffer.byteLength(command) : command.length;
@@ -143,7 +142,6 @@ function judgeCommand(command: ShellCommand, depth: number, judged: Judged): voi
 function judgeArgv(argv: readonly string[], depth: number, judged: Judged): void {
   judged.add(argv);
   const name = basename(argv[0]!);
-  if (name !== argv[0]) judged.add([name, ...argv.slice(1)]);
   if (dialectChangers.has(name))
     refuse(
       `runs ${name}, which changes how the shell reads later commands (differently in dash and bash)`,

@@ -18,10 +18,9 @@ const denyRm = new Policy({
 
 describe('commands seen through wrappers', () => {
   it.each([
-    ['/bin/rm -f a', ['rm', '-f', 'a']],
-    ['./rm a', ['rm', 'a']],
     ['env -i -u HOME -- A=1 rm a', ['rm', 'a']],
     ['/usr/bin/env rm a', ['rm', 'a']],
+    ['/usr/bin/env /bin/rm a', ['/bin/rm', 'a']],
     ['command -p rm a', ['rm', 'a']],
     ['env -- A=1 rm a', ['rm', 'a']],
     ['exec -a name rm a', ['rm', 'a']],
@@ -52,6 +51,17 @@ describe('commands seen through wrappers', () => {
   it('reads env options only before the first assignment, as GNU env does', () => {
     expect(commandSubject('env A=1 -i rm a')).toContainEqual(['-i', 'rm', 'a']);
     expect(commandSubject('env A=1 -- rm a')).toContainEqual(['--', 'rm', 'a']);
+  });
+
+  it('lets a rule denying `rm …` deny the program named by a path, while an allow names it as written', () => {
+    for (const command of ['/bin/rm -f a', './rm a', 'timeout 5 /usr/bin/rm a', 'x/rm $X'])
+      expect(decide(denyRm, command).decision).toBe('deny');
+    const allowScript = new Policy({
+      rules: [{ tools: ['shell'], commands: ['./scripts/test.sh'], decision: 'allow' }],
+    });
+    expect(decide(allowScript, './scripts/test.sh').decision).toBe('allow');
+    expect(decide(allowScript, 'test.sh').decision).toBe('deny');
+    expect(decide(allowScript, '/tmp/scripts/test.sh').decision).toBe('deny');
   });
 
   it('judges a bare xargs as the echo it runs, with arguments from stdin', () => {

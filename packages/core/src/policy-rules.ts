@@ -112,12 +112,16 @@ const codeToken = '\u0000code:';
 
 /**
  * True when `pattern` matches `argv` for some value of its tokens known only when it runs (each
- * stands for any words), or whatever it runs (a code token): a rule that denies commands applies
- * to a command it cannot rule out.
+ * stands for any words), or whatever it runs (a code token), with a path-qualified program matched
+ * by its basename: a rule that denies commands applies to a command it cannot rule out.
  */
 function commandCouldMatch(pattern: readonly string[], argv: readonly string[]): boolean {
-  if (!argv.some((token) => token.startsWith(laterToken))) return commandMatches(pattern, argv);
   if (argv.some((token) => token.startsWith(codeToken))) return true;
+  // A rule denying `rm …` denies the same program named by a path too (`/bin/rm`, `./rm`).
+  const program = argv[0] ?? '';
+  const named = pattern[0] !== undefined && !pattern[0].includes('/') && program.includes('/');
+  if (named) argv = [program.slice(program.lastIndexOf('/') + 1), ...argv.slice(1)];
+  if (!argv.some((token) => token.startsWith(laterToken))) return commandMatches(pattern, argv);
   const open = pattern[pattern.length - 1] === '*';
   const fixed = open ? pattern.slice(0, -1) : pattern;
   const failed = new Set<number>();
