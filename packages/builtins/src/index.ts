@@ -6,7 +6,13 @@
  */
 export { type BuiltinToolsOptions, builtinTools } from './builtin-tools.js';
 export { defaultCaps, type OutputCaps } from './caps.js';
-export { commandSubject, unsafeTokenPrefix } from './command-subject.js';
+export {
+  commandSubject,
+  maxShellDepth,
+  type ShellSubject,
+  shellSubject,
+  unsafeTokenPrefix,
+} from './command-subject.js';
 export { fetchTool, hostSubject } from './fetch.js';
 export { globTool } from './glob.js';
 export { listDirTool } from './list-dir.js';

@@ -2,7 +2,8 @@ import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
 import { capField, type OutputCaps } from './caps.js';
-import { commandSubject } from './command-subject.js';
+import { shellSubject } from './command-subject.js';
+import { pathSubject } from './path-subject.js';
 
 /** What the shell tool adds to the caps: its default and longest timeouts. */
 export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
@@ -16,7 +17,9 @@ export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
  * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr, limit? }`: runs a
  * command line in the workspace (`limit`: the sandbox limit it ran into, when it ran into one). A non-zero exit is output, not an error. Not parallel-safe.
  * Cancelling the call kills the command with everything it started; its output is reported as
- * progress as it arrives (`progress`: characters so far, `message`: the new text).
+ * progress as it arrives (`progress`: characters so far, `message`: the new text). Policy sees every
+ * command of the line (seen through wrappers) and every file it redirects to or from
+ * ({@link shellSubject}); a line outside the subset dash and bash read alike is refused.
  */
 export function shellTool(environment: Environment, options: ShellOptions) {
   return defineTool({
@@ -34,7 +37,12 @@ export function shellTool(environment: Environment, options: ShellOptions) {
           `Kill it after this many milliseconds. Default ${options.shellTimeoutMs}, at most ${options.maxShellTimeoutMs}.`,
         ),
     }),
-    policySubject: ({ command }) => ({ commands: commandSubject(command) }),
+    policySubject: async ({ command }) => {
+      const { commands, paths } = shellSubject(command);
+      const resolved: string[] = [];
+      for (const path of paths) resolved.push(...((await pathSubject(environment, path)).paths ?? []));
+      return { commands, ...(resolved.length > 0 ? { paths: resolved } : {}) };
+    },
     run: async ({ command, timeoutMs }, context) => {
       let received = 0;
       const result = await environment.exec(command, {

@@ -81,7 +81,8 @@ export function judges(compiled: CompiledRule, resource: Resource): boolean {
       return compiled.host?.(resource.value.toLowerCase()) ?? false;
     case 'command': {
       const argv = resource.value;
-      return compiled.commands?.some((pattern) => commandMatches(pattern, argv)) ?? false;
+      const matches = compiled.rule.decision === 'deny' ? commandCouldMatch : commandMatches;
+      return compiled.commands?.some((pattern) => matches(pattern, argv)) ?? false;
     }
   }
 }
@@ -91,11 +92,53 @@ function commandTokens(command: string): string[] {
   return command.trim().split(/\s+/);
 }
 
+/**
+ * True when `pattern` matches every command `argv` can be. A token known only when the command
+ * runs (it starts with a NUL byte, which no rule holds) is matched by nothing, not even a final `*`:
+ * a rule that allows or asks never lets through what toolgate could not read.
+ */
 function commandMatches(pattern: readonly string[], argv: readonly string[]): boolean {
   const open = pattern[pattern.length - 1] === '*';
   const fixed = open ? pattern.slice(0, -1) : pattern;
   if (open ? argv.length < fixed.length : argv.length !== fixed.length) return false;
+  if (argv.some((token) => token.startsWith(laterToken))) return false;
   return fixed.every((token, index) => argv[index] === token);
+}
+
+/** Starts a command token that stands for words known only when the command runs (never typed in a rule). */
+const laterToken = '\u0000';
+/** Starts a last token saying the command runs code toolgate cannot read: any command rule could match. */
+const codeToken = '\u0000code:';
+
+/**
+ * True when `pattern` matches `argv` for some value of its tokens known only when it runs (each
+ * stands for any words), or whatever it runs (a code token), with a path-qualified program matched
+ * by its basename: a rule that denies commands applies to a command it cannot rule out.
+ */
+function commandCouldMatch(pattern: readonly string[], argv: readonly string[]): boolean {
+  if (argv.some((token) => token.startsWith(codeToken))) return true;
+  // A rule denying `rm …` denies the same program named by a path too (`/bin/rm`, `./rm`).
+  const program = argv[0] ?? '';
+  const named = pattern[0] !== undefined && !pattern[0].includes('/') && program.includes('/');
+  if (named) argv = [program.slice(program.lastIndexOf('/') + 1), ...argv.slice(1)];
+  if (!argv.some((token) => token.startsWith(laterToken))) return commandMatches(pattern, argv);
+  const open = pattern[pattern.length - 1] === '*';
+  const fixed = open ? pattern.slice(0, -1) : pattern;
+  const failed = new Set<number>();
+  const from = (at: number, index: number): boolean => {
+    if (index === argv.length) return at === fixed.length;
+    const key = at * (argv.length + 1) + index;
+    if (failed.has(key)) return false;
+    const token = argv[index]!;
+    const found = token.startsWith(laterToken)
+      ? from(at, index + 1) || (at < fixed.length ? from(at + 1, index) : open)
+      : at === fixed.length
+        ? open
+        : token === fixed[at] && from(at + 1, index + 1);
+    if (!found) failed.add(key);
+    return found;
+  };
+  return from(0, 0);
 }
 
 /** A rule in words, for the reason of a verdict it decided. */
@@ -116,8 +159,15 @@ export function describeResource(resource: Resource): string {
     case 'host':
       return `host ${JSON.stringify(resource.value)}`;
     case 'command':
-      return `command ${JSON.stringify(resource.value.join(' '))}`;
+      return `command ${JSON.stringify(resource.value.map(readableToken).join(' '))}`;
     default:
       return resource.kind;
   }
+}
+
+/** A token known only when the command runs, as a person reads it: `‹glob *.ts›`. */
+function readableToken(token: string): string {
+  if (!token.startsWith(laterToken)) return token;
+  const colon = token.indexOf(':');
+  return colon < 0 ? `‹${token.slice(1)}›` : `‹${token.slice(1, colon)} ${token.slice(colon + 1)}›`;
 }

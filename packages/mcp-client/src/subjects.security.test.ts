@@ -116,8 +116,14 @@ describe("toolgate-mcp's own tools over MCP get the subjects they have in-proces
       shellTimeoutMs: 1000,
       maxShellTimeoutMs: 1000,
     });
-    const command = 'npm test; touch X && echo $(id) &';
+    const command = 'npm test; touch X && env A=1 timeout 5 echo $HOME > pub/out &';
     expect(await resolver.subject('shell', { command })).toEqual(await shell.policySubject!({ command }));
+    const refused = 'npm test; echo $(id)';
+    const message = await Promise.resolve(shell.policySubject!({ command: refused })).catch(
+      (error) => error.message,
+    );
+    expect(message).toContain('$(…)');
+    await expect(resolver.subject('shell', { command: refused })).rejects.toThrow(message);
     expect(await resolver.subject('fetch', { url: 'http://2852039166/x' })).toEqual({
       hosts: ['169.254.169.254'],
     });

@@ -1,4 +1,4 @@
-import { builtinTools, commandSubject, hostSubject, oracleTool, pathSubject } from '@toolgate/builtins';
+import { builtinTools, hostSubject, oracleTool, pathSubject, shellSubject } from '@toolgate/builtins';
 import type { JsonObject, JsonValue, PolicySubject, Tool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import type { McpServerConfig, SubjectMapping } from './server-config.js';
@@ -92,7 +92,14 @@ async function mappedSubject(
   for (const name of mapping.commands ?? []) {
     const values = texts(parameters[name]);
     if (values === undefined) return undefined;
-    for (const value of values) commands.push(...commandSubject(value));
+    for (const value of values) {
+      const line = shellSubject(value);
+      commands.push(...line.commands);
+      // A file the line redirects to is judged by path rules, resolved against the server's root.
+      if (line.paths.length > 0 && environment === undefined) return undefined;
+      for (const path of line.paths)
+        paths.push(...((await pathSubject(await environment!(), path)).paths ?? []));
+    }
   }
   for (const name of mapping.urls ?? []) {
     const values = texts(parameters[name]);
