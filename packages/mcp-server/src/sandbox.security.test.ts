@@ -118,7 +118,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
   }, 90_000);
 
   it('runs shell as no root user: /proc/sys/kernel/core_pattern does not open for writing', async () => {
-    const probe = await shell(sandboxed, 'id -u; (: >> /proc/sys/kernel/core_pattern) && echo opened');
+    const probe = await shell(sandboxed, 'id -u; true >> /proc/sys/kernel/core_pattern && echo opened');
     expect(probe.structuredContent?.stdout).not.toMatch(/^0$|opened/m);
     expect(probe.structuredContent?.stderr).toMatch(
       /core_pattern: (Permission denied|Read-only file system)/,
@@ -141,7 +141,9 @@ describe.skipIf(sandboxSkipReason() !== undefined)('toolgate-mcp --sandbox, atta
   });
 
   it('ends a fork bomb on the process limit, and answers the next call', async () => {
-    const bomb = await shell(sandboxed, 'bomb() { bomb | bomb & }; bomb; sleep 2', 60_000);
+    // A function definition is not a line toolgate's shell parser reads: the bomb runs from a script.
+    writeFileSync(join(world.root, 'bomb.sh'), 'bomb() { bomb | bomb & }; bomb; sleep 2\n');
+    const bomb = await shell(sandboxed, 'sh bomb.sh', 60_000);
     expect(bomb.structuredContent?.limit).toMatchObject({ name: 'processes' });
     expect((await shell(sandboxed, 'echo answered')).structuredContent?.stdout).toBe('answered\n');
   }, 90_000);
@@ -192,11 +194,12 @@ describe.skipIf(sandboxSkipReason() !== undefined || process.getuid?.() !== 0)(
 
     it('opens no root-only /proc file, keeps .git read-only and ends a fork bomb on its limit', async () => {
       const probe = await shell(
-        'id -u; (: >> /proc/sys/kernel/core_pattern) && echo opened; mkdir .git; echo done',
+        'id -u; true >> /proc/sys/kernel/core_pattern && echo opened; mkdir .git; echo done',
       );
       expect(probe.structuredContent?.stdout).toBe(`${sandboxTestUser.uid}\ndone\n`);
       expect(existsSync(join(world.root, '.git'))).toBe(false);
-      const bomb = await shell('bomb() { bomb | bomb & }; bomb; sleep 2');
+      writeFileSync(join(world.root, 'bomb.sh'), 'bomb() { bomb | bomb & }; bomb; sleep 2\n');
+      const bomb = await shell('sh bomb.sh');
       expect(bomb.structuredContent?.limit).toMatchObject({ name: 'processes' });
       expect((await shell('echo answered')).structuredContent?.stdout).toBe('answered\n');
     }, 90_000);
