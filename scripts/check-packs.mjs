@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -109,7 +110,11 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
     if (!existsSync(bin)) continue;
     if (!run(bin, ['--help'], project).includes(command))
       throw new Error(`${command} --help does not name itself`);
-    console.log(`${label}: ${command} --help runs`);
+    const version = run(bin, ['--version'], project).trim();
+    const installed = JSON.parse(readFileSync(join(realpathSync(bin), '..', '..', 'package.json'), 'utf8'));
+    if (version !== `${command} ${installed.version}`)
+      throw new Error(`${command} --version printed "${version}", not "${command} ${installed.version}"`);
+    console.log(`${label}: ${command} --help runs; --version prints ${installed.version}`);
   }
 }
 

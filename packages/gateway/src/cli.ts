@@ -11,6 +11,7 @@ import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
+import { packageVersion } from './package-version.js';
 import { checkTokens, serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
 
@@ -20,6 +21,10 @@ async function main(): Promise<void> {
   const command = parseGatewayArgs(process.argv.slice(2), process.env);
   if (command.command === 'help') {
     process.stdout.write(usage);
+    return;
+  }
+  if (command.command === 'version') {
+    process.stdout.write(`toolgate-gateway ${packageVersion}\n`);
     return;
   }
   const config = await loadConfig(command.config);

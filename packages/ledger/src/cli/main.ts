@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { joinDashValues, ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '../event.js';
 import { genesisHash } from '../event.js';
+import { packageVersion } from '../package-version.js';
 import { isPostgresUrl, ledgerLocation } from '../postgres/connection.js';
 import { PostgresStore } from '../postgres/store.js';
 import { verifyPostgresLedger } from '../postgres/verify.js';
@@ -40,6 +41,7 @@ commands:
   serve FILE [--port N] [--host ADDRESS]
                               a read-only page of the ledger on 127.0.0.1, live (serve --help)
   export FILE --html OUT.html the same page as one self-contained file (export --help)
+  --version                   print the version
 
 examples:
   toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
@@ -64,6 +66,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const [command, file, ...extra] = positionals;
   if (values.help) {
     io.stdout.write(usage);
+    return exitCodes.ok;
+  }
+  if (values.version) {
+    io.stdout.write(`toolgate-ledger ${packageVersion}\n`);
     return exitCodes.ok;
   }
   if (!command || !commands.includes(command) || !file || extra.length > 0) {
@@ -144,6 +150,7 @@ const optionShapes = {
   kind: { type: 'string' },
   follow: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 function parse(argv: readonly string[]) {
