@@ -11,12 +11,13 @@ import { runsOf } from '../runs.js';
 import { verifyLedgerFile } from '../verify.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { progressLine } from './progress.js';
 import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
@@ -107,12 +108,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (command === 'runs') return await runs(file, values.json ?? false, io);
     // A URL is named without its user and password.
     const shown = isPostgresUrl(file) ? ledgerLocation(file).label : file;
-    const result = isPostgresUrl(file)
-      ? await verifyPostgresLedger(file, head === undefined ? {} : { head })
-      : await verifyLedgerFile(file, {
+    // On a terminal, a line saying the work goes on (a large ledger takes seconds); cleared after.
+    const stopProgress = progressLine(io.stderr, `${command === 'head' ? 'reading' : 'verifying'} ${shown}`, {
+      ...(isPostgresUrl(file) ? {} : { file }),
+      ...(io.env.TOOLGATE_PROGRESS_AFTER_MS ? { afterMs: Number(io.env.TOOLGATE_PROGRESS_AFTER_MS) } : {}),
+    });
+    const result = await (isPostgresUrl(file)
+      ? verifyPostgresLedger(file, head === undefined ? {} : { head })
+      : verifyLedgerFile(file, {
           ...(head === undefined ? {} : { head }),
           ...(workers > 0 ? { workers } : {}),
-        });
+        })
+    ).finally(stopProgress);
     if (!result.ok) {
       io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${result.reason}\n`);
       return result.code === 'LEDGER_UNAVAILABLE' ? exitCodes.unavailable : exitCodes.corrupt;
