@@ -11,7 +11,7 @@
 // nothing but npm.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -62,7 +62,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const destination = resolve(process.argv[2] ?? join(root, 'packs'));
   const packed = packAll(destination);
   for (const { name, version, tarball } of packed) {
-    console.log(`packed ${name}@${version}  ${relative(process.cwd(), tarball)}`);
+    console.log(`packed ${name}@${version}  ${tarball}`);
   }
   const lines = installLines(packed, ['zod']);
   console.log(`
