@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Packs every published package as a user would receive it, runs publint on the tarball, installs
 // the tarballs into empty npm projects (all of them with their peers; and core, environment,
-// builtins and ledger without the MCP SDK, which they must not need) and imports each entry there.
+// builtins and ledger without the MCP SDK, which they must not need) and imports each entry there;
+// and installs all of them into an empty pnpm project by the line `pnpm pack:all` prints (the
+// tarballs as `pnpm.overrides`), so the README's pnpm install is tried as well as npm's.
 // It also refuses what a registry user would trip on: exact pins among runtime dependencies, a
 // missing LICENSE or repository field, and source maps whose sources are not in the tarball.
 import { execFileSync } from 'node:child_process';
@@ -16,6 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installLines } from './pack-all.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const run = (command, args, cwd) =>
@@ -55,6 +58,11 @@ try {
     )
     .map((name) => `${name}@${pinned(name)}`);
   installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
+  // pnpm resolves a tarball's @toolgate dependencies from the registry unless they are overridden.
+  const packed = names.map((name, index) => ({ name, tarball: tarballs[index] }));
+  installAndImport('pnpm', names, tarballs, [zod, sdk, ...frameworks], () => {}, {
+    install: installLines(packed, [zod, sdk, ...frameworks]).pnpm,
+  });
   // Only the MCP packages may need the SDK: the rest install and import without it — but for the
   // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).
   const withoutSdk = names.filter(
@@ -78,19 +86,24 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-/** Installs tarballs (and peers) into an empty npm project and imports each package's entry there. */
-function installAndImport(label, packageNames, packageTarballs, peers, check = () => {}) {
+/**
+ * Installs tarballs (and peers) into an empty npm project — or by `options.install`, a shell line
+ * run there — and imports each package's entry there.
+ */
+function installAndImport(label, packageNames, packageTarballs, peers, check = () => {}, options = {}) {
   const project = join(scratch, label);
   mkdirSync(project, { recursive: true });
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: label, private: true, type: 'module' }),
   );
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packageTarballs, ...peers],
-    project,
-  );
+  if (options.install) run('sh', ['-c', options.install], project);
+  else
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packageTarballs, ...peers],
+      project,
+    );
   check(project);
   const script = packageNames
     .map(
@@ -109,7 +122,15 @@ function installAndImport(label, packageNames, packageTarballs, peers, check = (
     if (!existsSync(bin)) continue;
     if (!run(bin, ['--help'], project).includes(command))
       throw new Error(`${command} --help does not name itself`);
-    console.log(`${label}: ${command} --help runs`);
+    const version = run(bin, ['--version'], project).trim();
+    const installed = readdirSync(join(project, 'node_modules', '@toolgate'))
+      .map((dir) =>
+        JSON.parse(readFileSync(join(project, 'node_modules', '@toolgate', dir, 'package.json'), 'utf8')),
+      )
+      .find((manifest) => manifest.bin?.[command] !== undefined);
+    if (version !== `${command} ${installed.version}`)
+      throw new Error(`${command} --version printed "${version}", not "${command} ${installed.version}"`);
+    console.log(`${label}: ${command} --help runs; --version prints ${installed.version}`);
   }
 }
 

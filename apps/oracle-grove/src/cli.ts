@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { joinDashValues, messageOf, ToolgateError } from '@toolgate/core';
 import { runDemo } from './demo.js';
+import { packageVersion } from './package-version.js';
 import { painterFor, renderEvent, renderSummary } from './render.js';
 
 const defaultLedger = '.ledgers/oracle-grove.jsonl';
@@ -28,6 +29,7 @@ const optionShapes = {
   replay: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
 } as const;
 
 /** Ends the run when stdout goes away (the reader of a pipe quit), instead of dying on EPIPE. */
@@ -55,6 +57,10 @@ async function main(): Promise<number> {
   }
   if (values.help) {
     print(usage);
+    return 0;
+  }
+  if (values.version) {
+    print(`oracle-grove ${packageVersion}\n`);
     return 0;
   }
   const turns = values.turns === undefined ? undefined : turnsFrom(values.turns);
@@ -124,6 +130,7 @@ const usage = `usage: oracle-grove [--seed TEXT] [--turns N] [--trespass] [--led
   --replay FILE   replay a recorded ledger with every tool switched off; the seed, turns and cast
                   come from the recording, so --seed, --turns and --trespass are refused with it
   --json          one JSON event a line instead of the story
+  --version       print the version
 
   MCP_ORACLE=1 (or true, yes; 0, false, no or empty for in-process) serves the oracle over MCP
   stdio; MCP_SERVERS="cmd args :: cmd args" names the servers instead.

@@ -4,6 +4,7 @@ import { ToolgateError } from '@toolgate/core';
 /** The command line of `toolgate-gateway`, parsed. */
 export type GatewayCommand =
   | { command: 'help' }
+  | { command: 'version' }
   | { command: 'serve'; config: string; transport: 'stdio' | 'http'; port?: number }
   | { command: 'approve'; config: string; tool: string; pid?: number };
 
@@ -22,6 +23,7 @@ options:
   --port N        the HTTP port, over the config's
   --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
                   (checked first: PID must be a running toolgate-gateway)
+  --version       print the version
 
 example:
   DESKTOP_TOKEN=$(openssl rand -hex 24) toolgate-gateway --config gateway.yaml --http --port 8765
@@ -42,6 +44,7 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   const { positionals } = parsed;
   const values = { ...parsed.values, config: parsed.values.config ?? env.TOOLGATE_GATEWAY_CONFIG };
   if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
   if (values.config === undefined || values.config === '') {
     throw new ToolgateError(
       'INVALID_DEFINITION',
@@ -87,6 +90,7 @@ function parse(argv: readonly string[]) {
       port: { type: 'string' },
       pid: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
   });
 }

@@ -12,6 +12,7 @@ import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { checkGatewayProcess } from './gateway-process.js';
+import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
 import { loadServableConfig, type ServeMode } from './start-checks.js';
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
   const command = parseGatewayArgs(process.argv.slice(2), process.env);
   if (command.command === 'help') {
     process.stdout.write(usage);
+    return;
+  }
+  if (command.command === 'version') {
+    process.stdout.write(`toolgate-gateway ${packageVersion}\n`);
     return;
   }
   if (command.command === 'approve') {

@@ -36,6 +36,11 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     if (!process.env.KEEP_SCRATCH) place.remove();
   });
 
+  it('reports its package version in the MCP handshake', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(client.getServerVersion()).toMatchObject({ name: 'toolgate-gateway', version });
+  });
+
   it('lists only the tools the stdio client is granted', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();

@@ -10,6 +10,7 @@ import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
+import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
 
 /**
@@ -20,7 +21,7 @@ import { toCallToolResult } from './result.js';
  */
 export function createSessionServer(gateway: Gateway, client: string): Server {
   const server = new Server(
-    { name: 'toolgate-gateway', version: '0.1.0' },
+    { name: 'toolgate-gateway', version: packageVersion },
     { capabilities: { tools: { listChanged: false } } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => {

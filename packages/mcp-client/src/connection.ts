@@ -11,6 +11,7 @@ import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { listToolPages } from './list-tools.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { outputSchemasNotValidated } from './output-validator.js';
+import { packageVersion } from './package-version.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
 import { isStdioConfig, type McpServerConfig } from './server-config.js';
 import { serverTransport, stdioFault } from './server-transport.js';
@@ -182,7 +183,7 @@ export class McpConnection {
 
   async #connect(): Promise<Session> {
     const client = new Client(
-      { name: 'toolgate', version: '0.1.0' },
+      { name: 'toolgate', version: packageVersion },
       { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
     );
     const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };

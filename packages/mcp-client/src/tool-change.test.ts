@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolGate, ToolRegistry } from '@toolgate/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { MCPResolver } from './resolver.js';
 import { fixture, gone } from './testing-fixtures/servers.js';
 import type { ToolChange } from './tool-change.js';
@@ -56,7 +56,9 @@ describe('a remote tool that changes after it was listed', () => {
   });
 
   it('is caught when a reconnect lists a different description', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mcp-change-')), 'description.txt');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-change-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'description.txt');
     writeFileSync(file, original);
     const changes: ToolChange[] = [];
     const resolver = await MCPResolver.connect(

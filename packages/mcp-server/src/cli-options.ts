@@ -21,6 +21,8 @@ export interface CliOptions {
   allowedOrigins: string[] | undefined;
   maxBodyBytes: number;
   help: boolean;
+  /** `--version`: print the package version and exit. */
+  version: boolean;
 }
 
 /** The usage text of `toolgate-mcp`. */
@@ -41,6 +43,7 @@ Serves toolgate tools over the Model Context Protocol (stdio by default).
   --allowed-origins L Origin headers accepted besides http:// + each accepted host
   --max-body-bytes N  largest HTTP request body (default: 1048576)
   -h, --help          show this text
+  --version           print the version
 
 Examples:
   toolgate-mcp --tools read_file,list_dir --root ./workspace
@@ -111,6 +114,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     allowedOrigins: list(values['allowed-origins']),
     maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? '1048576', 1, 2 ** 31),
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }
 
@@ -127,6 +131,7 @@ const optionShapes = {
   'allowed-origins': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 /** Refuses a --host that looks like an IPv4 address but is not one, before any name lookup. */

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { drawOmen } from '@toolgate/builtins';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { cliPath, run, startHttpCli } from './testing-fixtures/cli.js';
 
 function exited(
@@ -40,6 +40,7 @@ describe('toolgate-mcp', () => {
 
   it('serves the file tools of --root, and only those --tools names', async () => {
     const root = mkdtempSync(join(tmpdir(), 'toolgate-mcp-root-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     writeFileSync(join(root, 'note.txt'), 'hello from the workspace\n');
     const client = await stdioClient(['--tools', 'read_file,list_dir', '--root', root]);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_file', 'list_dir']);

@@ -9,12 +9,17 @@ import { messageOf, ToolgateError } from '@toolgate/core';
 import { parseCliOptions, usage } from './cli-options.js';
 import { createMcpServer } from './create-server.js';
 import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';
+import { packageVersion } from './package-version.js';
 import { registryFor } from './registry-for.js';
 
 async function main(): Promise<void> {
   const options = parseCliOptions(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(usage);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`toolgate-mcp ${packageVersion}\n`);
     return;
   }
   const registry = await registryFor(options.tools, { root: options.root, sandbox: options.sandbox });

@@ -15,6 +15,7 @@ import {
   type ToolRegistry,
 } from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
+import { packageVersion } from './package-version.js';
 import { progressNotifier } from './progress-notifier.js';
 
 /** What {@link createMcpServer} takes. */
@@ -23,7 +24,7 @@ export interface McpServerOptions {
   tools: readonly string[];
   /** The server name sent in the MCP handshake. Default `toolgate-mcp`. */
   name?: string;
-  /** The server version sent in the MCP handshake. Default `0.1.0`. */
+  /** The server version sent in the MCP handshake. Default: this package's version. */
   version?: string;
   /** The agent name the registry sees for remote calls. Default `mcp-client`. */
   agent?: string;
@@ -68,7 +69,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     maxContentBytes: options.maxContentBytes ?? defaultMaxContentBytes,
   };
   const server = new Server(
-    { name: serverName, version: options.version ?? '0.1.0' },
+    { name: serverName, version: options.version ?? packageVersion },
     { capabilities: { tools: { listChanged: false } } },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { joinDashValues, ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '../event.js';
 import { genesisHash } from '../event.js';
+import { packageVersion } from '../package-version.js';
 import { isPostgresUrl, ledgerLocation } from '../postgres/connection.js';
 import { PostgresStore } from '../postgres/store.js';
 import { verifyPostgresLedger } from '../postgres/verify.js';
@@ -10,13 +11,14 @@ import { runsOf } from '../runs.js';
 import { verifyLedgerFile } from '../verify.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { progressLine } from './progress.js';
 import { safeJson, shownProse, shownWord } from './quote.js';
 import { serveCommand } from './serve.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
@@ -41,6 +43,7 @@ commands:
   serve FILE [--port N] [--host ADDRESS]
                               a read-only page of the ledger on 127.0.0.1, live (serve --help)
   export FILE --html OUT.html the same page as one self-contained file (export --help)
+  --version                   print the version
 
 examples:
   toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
@@ -65,6 +68,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const [command, file, ...extra] = positionals;
   if (values.help) {
     io.stdout.write(usage);
+    return exitCodes.ok;
+  }
+  if (values.version) {
+    io.stdout.write(`toolgate-ledger ${packageVersion}\n`);
     return exitCodes.ok;
   }
   if (!command || !commands.includes(command) || !file || extra.length > 0) {
@@ -102,12 +109,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (command === 'runs') return await runs(file, values.json ?? false, io);
     // A URL is named without its user and password.
     const shown = isPostgresUrl(file) ? ledgerLocation(file).label : file;
-    const result = isPostgresUrl(file)
-      ? await verifyPostgresLedger(file, head === undefined ? {} : { head })
-      : await verifyLedgerFile(file, {
+    // On a terminal, a line saying the work goes on (a large ledger takes seconds); cleared after.
+    const stopProgress = progressLine(io.stderr, `${command === 'head' ? 'reading' : 'verifying'} ${shown}`, {
+      ...(isPostgresUrl(file) ? {} : { file }),
+      ...(io.env.TOOLGATE_PROGRESS_AFTER_MS ? { afterMs: Number(io.env.TOOLGATE_PROGRESS_AFTER_MS) } : {}),
+    });
+    const result = await (isPostgresUrl(file)
+      ? verifyPostgresLedger(file, head === undefined ? {} : { head })
+      : verifyLedgerFile(file, {
           ...(head === undefined ? {} : { head }),
           ...(workers > 0 ? { workers } : {}),
-        });
+        })
+    ).finally(stopProgress);
     if (!result.ok) {
       // the reason may quote the bad line itself: escaped like everything else read from the ledger
       io.stderr.write(`${shown}: bad record at seq ${result.seq}: ${shownProse(result.reason)}\n`);
@@ -146,6 +159,7 @@ const optionShapes = {
   kind: { type: 'string' },
   follow: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 function parse(argv: readonly string[]) {

@@ -106,7 +106,7 @@ export class ReplaySession implements ToolResolver {
   }
 
   /**
-   * The options of the replay's {@link ToolGate}: the recorder (observed), the recorded policy and
+   * The options of the replay's {@link @toolgate/core!ToolGate}: the recorder (observed), the recorded policy and
    * approver, recorded durations, and no output or content cap (recorded outputs and parts are already
    * capped).
    */

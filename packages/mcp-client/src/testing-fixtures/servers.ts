@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { toolgateMcpPath } from '../from-env.js';
 import { MCPResolver } from '../resolver.js';
 import type { StdioServerConfig } from '../server-config.js';
@@ -95,9 +95,20 @@ export function shifty(
   return fixture('shifty.mjs', { name, args: [join(here, 'shifty.mjs'), configFile(config)], ...options });
 }
 
-/** Writes a shifty config to a fresh temporary file and returns its path (for the control tool's `file`). */
+// The config folders a test file made, removed when its tests end (each test file loads this anew).
+const configDirs: string[] = [];
+afterAll(() => {
+  for (const dir of configDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Writes a shifty config to a fresh temporary file and returns its path (for the control tool's
+ * `file`); the file is removed when the test file ends.
+ */
 export function configFile(config: Record<string, unknown>): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'shifty-')), 'config.json');
+  const dir = mkdtempSync(join(tmpdir(), 'shifty-'));
+  configDirs.push(dir);
+  const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
   return file;
 }
