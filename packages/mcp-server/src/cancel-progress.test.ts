@@ -56,7 +56,11 @@ describe('toolgate-mcp and a client that cancels or asks for progress', () => {
     await until(() => existsSync(join(dir, 'started')), 'the start');
     controller.abort('the user left');
     expect(await outcome).toBe('rejected');
-    await until(() => existsSync(join(dir, 'aborted')), "the tool's abort");
+    // the file is created before its text is written: wait for the text, not the name
+    await until(
+      () => existsSync(join(dir, 'aborted')) && readFileSync(join(dir, 'aborted'), 'utf8') !== '',
+      "the tool's abort",
+    );
     expect(readFileSync(join(dir, 'aborted'), 'utf8')).toBe('CANCELLED');
     // the server goes on serving the same connection
     expect((await mcp.callTool({ name: 'count', arguments: { steps: 1 } })).structuredContent).toEqual({
