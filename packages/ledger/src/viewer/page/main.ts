@@ -68,7 +68,9 @@ async function refresh(): Promise<void> {
       again = true;
     }
     view.window = window;
-    filters.run = window.filters.run;
+    // the server's choice of run stands only while the person has chosen none: a run chosen while
+    // this request was in flight is kept, and the request queued behind it asks for that run
+    if (!view.runChosen) filters.run = window.filters.run;
     applyState(window.state);
     const selected = view.selected && window.rows.find((row) => row.key === view.selected?.key);
     if (selected) view.selected = selected;
