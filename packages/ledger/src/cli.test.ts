@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { steppingClock } from './clock.js';
 import { FileStore } from './file-store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { writeSampleLedger } from './test-support/sample.js';
+import { temporaryFiles } from './testing/files.js';
+import { writeSampleLedger } from './testing/sample.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const file = temporaryFiles();

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerFile } from './verify.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -4,8 +4,8 @@ import { steppingClock } from './clock.js';
 import { FileStore } from './file-store.js';
 import { MemoryStore } from './memory-store.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { storeContract } from './test-support/store-contract.js';
+import { temporaryFiles } from './testing/files.js';
+import { storeContract } from './testing/store-contract.js';
 import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();

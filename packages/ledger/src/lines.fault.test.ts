@@ -6,7 +6,7 @@ import { steppingClock } from './clock.js';
 import { FileStore } from './file-store.js';
 import { readLineBatches } from './lines.js';
 import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();

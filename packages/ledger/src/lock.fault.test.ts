@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerFile } from './verify.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
-import { storeContract } from './test-support/store-contract.js';
+import { storeContract } from './testing/store-contract.js';
 import { verifyLedgerText } from './verify.js';
 
 storeContract('MemoryStore', async (clock) => new MemoryStore({ clock }));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerFile } from './verify.js';
 
 // The worker runs compiled code, so this compares the built verifier on worker threads with the

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { FileStore } from './file-store.js';
 import { readLedgerFile } from './read-file.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { writeSampleLedger } from './test-support/sample.js';
+import { temporaryFiles } from './testing/files.js';
+import { writeSampleLedger } from './testing/sample.js';
 
 const file = temporaryFiles();
 

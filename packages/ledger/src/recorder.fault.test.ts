@@ -9,8 +9,8 @@ import { LedgerRecorder } from './recorder.js';
 import { replayRegistry } from './replay/registry.js';
 import { ReplaySession } from './replay/session.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { counter, tickingClock } from './test-support/tools.js';
+import { temporaryFiles } from './testing/files.js';
+import { counter, tickingClock } from './testing/tools.js';
 import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();

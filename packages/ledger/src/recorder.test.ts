@@ -4,7 +4,7 @@ import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
 import { LedgerRecorder } from './recorder.js';
 import { readAll } from './store.js';
-import { counter, tickingClock, toolRegistry } from './test-support/tools.js';
+import { counter, tickingClock, toolRegistry } from './testing/tools.js';
 import { verifyLedgerText } from './verify.js';
 
 async function setup(options: ConstructorParameters<typeof ToolGate>[1] = {}) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyHead, sealEvent } from './chain.js';
 import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerText } from './verify.js';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './test-support/files.js';
+import { temporaryFiles } from './testing/files.js';
 import { verifyLedgerFile, verifyLedgerText } from './verify.js';
 
 const file = temporaryFiles();

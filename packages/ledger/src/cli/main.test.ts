@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../test-support/files.js';
-import { writeSampleLedger } from '../test-support/sample.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeSampleLedger } from '../testing/sample.js';
 import { main } from './main.js';
 
 const file = temporaryFiles();

@@ -2,8 +2,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { PostgresStore } from '../postgres/store.js';
-import { temporaryFiles } from '../test-support/files.js';
-import { writeSampleLedger } from '../test-support/sample.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeSampleLedger } from '../testing/sample.js';
 import {
   freshLedgerName,
   postgresSkipReason,

@@ -3,8 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../test-support/files.js';
-import { writeSampleLedger } from '../test-support/sample.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeSampleLedger } from '../testing/sample.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'toolgate-ledger.js');
 const file = temporaryFiles();

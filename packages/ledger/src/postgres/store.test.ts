@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { readAll } from '../store.js';
-import { storeContract } from '../test-support/store-contract.js';
+import { storeContract } from '../testing/store-contract.js';
 import {
   freshLedgerName,
   postgresSkipReason,

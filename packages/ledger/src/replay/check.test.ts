@@ -4,7 +4,7 @@ import { steppingClock } from '../clock.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { counter, toolRegistry } from '../test-support/tools.js';
+import { counter, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 

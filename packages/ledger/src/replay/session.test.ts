@@ -5,7 +5,7 @@ import type { LedgerEvent } from '../event.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { counter, oracle, toolRegistry } from '../test-support/tools.js';
+import { counter, oracle, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { type ReplayOptions, ReplaySession } from './session.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../test-support/files.js';
-import { writeViewerLedger } from '../test-support/viewer-ledger.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeViewerLedger } from '../testing/viewer-ledger.js';
 import { type CallView, outcomeOf, passes, Timeline } from './page/model.js';
 
 const file = temporaryFiles();

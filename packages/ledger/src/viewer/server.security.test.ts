@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../test-support/files.js';
-import { writeSampleLedger } from '../test-support/sample.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeSampleLedger } from '../testing/sample.js';
 import { type LedgerViewer, serveLedger } from './server.js';
 
 const file = temporaryFiles();

@@ -15,9 +15,9 @@ import { FileStore } from '../file-store.js';
 import { readLedgerFile } from '../read-file.js';
 import { LedgerRecorder } from '../recorder.js';
 import { runsOf } from '../runs.js';
-import { temporaryFiles } from '../test-support/files.js';
-import { counter } from '../test-support/tools.js';
-import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../test-support/viewer-ledger.js';
+import { temporaryFiles } from '../testing/files.js';
+import { counter } from '../testing/tools.js';
+import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../testing/viewer-ledger.js';
 import { verifyLedgerFile } from '../verify.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
