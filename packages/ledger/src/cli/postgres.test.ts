@@ -3,13 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { PostgresStore } from '../postgres/store.js';
 import { temporaryFiles } from '../testing/files.js';
-import { writeSampleLedger } from '../testing/sample.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
 } from '../testing/index.js';
+import { writeSampleLedger } from '../testing/sample.js';
 import { main } from './main.js';
 
 requirePostgresInContinuousIntegration(it);

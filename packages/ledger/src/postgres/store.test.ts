@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { steppingClock } from '../clock.js';
 import { readAll } from '../store.js';
-import { storeContract } from '../testing/store-contract.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
 } from '../testing/index.js';
+import { storeContract } from '../testing/store-contract.js';
 import { PostgresStore } from './store.js';
 import { verifyPostgresLedger } from './verify.js';
 
