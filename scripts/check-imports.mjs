@@ -20,6 +20,7 @@ const allowed = {
   environment: ['@toolgate/core'],
   builtins: ['@toolgate/core', '@toolgate/environment'],
   ledger: ['@toolgate/core'],
+  'ledger-cli': ['@toolgate/core', '@toolgate/ledger'],
   'mcp-client': [
     '@toolgate/core',
     '@toolgate/environment',

@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../../event.js';
+import type { LedgerEvent } from '@toolgate/ledger';
 import { element } from './dom.js';
 import { type CallView, outcomeOf, type Row } from './model.js';
 import { outcomeBadge } from './timeline.js';

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../testing/files.js';
-import { writeSampleLedger } from '../testing/sample.js';
 import { type LedgerViewer, serveLedger } from './server.js';
 
 const file = temporaryFiles();

@@ -1,6 +1,5 @@
+import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
 import { describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../testing/files.js';
-import { writeSampleLedger } from '../testing/sample.js';
 import { main } from './main.js';
 
 const file = temporaryFiles();

@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../event.js';
+import type { LedgerEvent } from '@toolgate/ledger';
 
 /** ANSI styles, or none. */
 export interface Styles {

@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { joinDashValues, ToolgateError } from '@toolgate/core';
-import type { LedgerEvent } from '../event.js';
-import { genesisHash } from '../event.js';
-import { isPostgresUrl, ledgerLocation } from '../postgres/connection.js';
-import { PostgresStore } from '../postgres/store.js';
-import { verifyPostgresLedger } from '../postgres/verify.js';
-import { readLedgerFile } from '../read-file.js';
-import { runsOf } from '../runs.js';
-import { verifyLedgerFile } from '../verify.js';
+import type { LedgerEvent } from '@toolgate/ledger';
+import {
+  genesisHash,
+  isPostgresUrl,
+  PostgresStore,
+  readLedgerFile,
+  runsOf,
+  verifyLedgerFile,
+  verifyPostgresLedger,
+} from '@toolgate/ledger';
+import { ledgerLocation } from '@toolgate/ledger/internal';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
 import { serveCommand } from './serve.js';

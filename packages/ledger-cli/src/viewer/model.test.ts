@@ -1,6 +1,5 @@
+import { temporaryFiles, writeViewerLedger } from '@toolgate/ledger/testing';
 import { describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../testing/files.js';
-import { writeViewerLedger } from '../testing/viewer-ledger.js';
 import { type CallView, outcomeOf, passes, Timeline } from './page/model.js';
 
 const file = temporaryFiles();

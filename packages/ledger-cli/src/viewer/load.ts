@@ -1,7 +1,6 @@
 import { ToolgateError } from '@toolgate/core';
-import type { LedgerEvent } from '../event.js';
-import { readLedgerFile } from '../read-file.js';
-import { verifyLedgerFile } from '../verify.js';
+import type { LedgerEvent } from '@toolgate/ledger';
+import { readLedgerFile, verifyLedgerFile } from '@toolgate/ledger';
 import type { ViewerSnapshot, ViewerStatus } from './snapshot.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../event.js';
+import type { LedgerEvent } from '@toolgate/ledger';
 
 /** What verification said about a ledger, as the viewer shows it at the top of the page. */
 export type ViewerStatus =

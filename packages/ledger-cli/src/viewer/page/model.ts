@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../../event.js';
+import type { LedgerEvent } from '@toolgate/ledger';
 
 /** How a call ended, as the timeline marks it. */
 export type Outcome = 'ok' | 'approved' | 'denied' | 'refused' | 'failed' | 'pending';

@@ -1,15 +1,14 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import { PostgresStore } from '../postgres/store.js';
-import { temporaryFiles } from '../testing/files.js';
+import { PostgresStore, steppingClock } from '@toolgate/ledger';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../testing/index.js';
-import { writeSampleLedger } from '../testing/sample.js';
+  temporaryFiles,
+  writeSampleLedger,
+} from '@toolgate/ledger/testing';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 
 requirePostgresInContinuousIntegration(it);

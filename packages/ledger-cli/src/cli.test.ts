@@ -2,11 +2,9 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FileStore, steppingClock } from '@toolgate/ledger';
+import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
-import { FileStore } from './file-store.js';
-import { temporaryFiles } from './testing/files.js';
-import { writeSampleLedger } from './testing/sample.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const file = temporaryFiles();

@@ -2,9 +2,8 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { temporaryFiles } from '../testing/files.js';
-import { writeSampleLedger } from '../testing/sample.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'toolgate-ledger.js');
 const file = temporaryFiles();

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { LedgerEvent } from '../../event.js';
-import { RunIndex } from '../../runs.js';
+import type { LedgerEvent } from '@toolgate/ledger';
+import { RunIndex } from '@toolgate/ledger';
 import type { ViewerSnapshot, ViewerStatus } from '../snapshot.js';
 import { renderDetails } from './details.js';
 import { element } from './dom.js';

@@ -6,19 +6,25 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineTool, ToolGate, ToolRegistry } from '@toolgate/core';
+import type { LedgerEvent } from '@toolgate/ledger';
+import {
+  FileStore,
+  LedgerRecorder,
+  readLedgerFile,
+  runsOf,
+  steppingClock,
+  verifyLedgerFile,
+} from '@toolgate/ledger';
+import {
+  counter,
+  hostileSeed,
+  openScenarioWriter,
+  temporaryFiles,
+  writeViewerLedger,
+} from '@toolgate/ledger/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { steppingClock } from '../clock.js';
-import type { LedgerEvent } from '../event.js';
-import { FileStore } from '../file-store.js';
-import { readLedgerFile } from '../read-file.js';
-import { LedgerRecorder } from '../recorder.js';
-import { runsOf } from '../runs.js';
-import { temporaryFiles } from '../testing/files.js';
-import { counter } from '../testing/tools.js';
-import { hostileSeed, openScenarioWriter, writeViewerLedger } from '../testing/viewer-ledger.js';
-import { verifyLedgerFile } from '../verify.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'bin', 'toolgate-ledger.js');
