@@ -20,7 +20,8 @@ const allowed = {
   environment: ['@toolgate/core'],
   builtins: ['@toolgate/core', '@toolgate/environment'],
   ledger: ['@toolgate/core'],
-  'ledger-cli': ['@toolgate/core', '@toolgate/ledger'],
+  'ledger-postgres': ['@toolgate/core', '@toolgate/ledger'],
+  'ledger-cli': ['@toolgate/core', '@toolgate/ledger', '@toolgate/ledger-postgres'],
   'mcp-client': [
     '@toolgate/core',
     '@toolgate/environment',
@@ -39,6 +40,7 @@ const allowed = {
   gateway: [
     '@toolgate/core',
     '@toolgate/ledger',
+    '@toolgate/ledger-postgres',
     '@toolgate/mcp-client',
     '@toolgate/mcp-server',
     '@modelcontextprotocol/sdk',

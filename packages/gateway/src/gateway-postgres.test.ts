@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type LedgerEvent, PostgresStore, readAll, verifyPostgresLedger } from '@toolgate/ledger';
+import { type LedgerEvent, readAll } from '@toolgate/ledger';
+import { PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
 import {
   freshLedgerUrl,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
   withoutPgImport,
-} from '@toolgate/ledger/testing';
+} from '@toolgate/ledger-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayGatewayLedger } from './replay.js';
 import {

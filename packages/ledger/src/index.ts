@@ -19,9 +19,6 @@ export {
 } from './event.js';
 export { type Durability, FileStore, type FileStoreOptions } from './file-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export { isPostgresUrl } from './postgres/connection.js';
-export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js';
-export { type VerifyPostgresOptions, verifyPostgresLedger } from './postgres/verify.js';
 export { type ReadLedgerFileOptions, readLedgerFile } from './read-file.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
 export { replayRegistry } from './replay/registry.js';

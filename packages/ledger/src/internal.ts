@@ -8,4 +8,3 @@
 export { type ChainFault, ChainVerifier, faultError, isFault, type SealedEvent, sealEvent } from './chain.js';
 export { stamper } from './chain-state.js';
 export { checkDraft } from './event.js';
-export { ledgerLocation } from './postgres/connection.js';

@@ -1,16 +1,9 @@
 import { parseArgs } from 'node:util';
 import { joinDashValues, ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '@toolgate/ledger';
-import {
-  genesisHash,
-  isPostgresUrl,
-  PostgresStore,
-  readLedgerFile,
-  runsOf,
-  verifyLedgerFile,
-  verifyPostgresLedger,
-} from '@toolgate/ledger';
-import { ledgerLocation } from '@toolgate/ledger/internal';
+import { genesisHash, readLedgerFile, runsOf, verifyLedgerFile } from '@toolgate/ledger';
+import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
+import { ledgerLocation } from '@toolgate/ledger-postgres/internal';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
 import { serveCommand } from './serve.js';

@@ -1,12 +1,12 @@
-import { PostgresStore, steppingClock } from '@toolgate/ledger';
+import { steppingClock } from '@toolgate/ledger';
+import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
+import { PostgresStore } from '@toolgate/ledger-postgres';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-  temporaryFiles,
-  writeSampleLedger,
-} from '@toolgate/ledger/testing';
+} from '@toolgate/ledger-postgres/testing';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';

@@ -1,12 +1,18 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { withoutPgImport } from '../testing/index.js';
+import { withoutPgImport } from './testing/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '..', '..', 'dist', 'index.js');
+const dist = join(here, '..', 'dist', 'index.js');
+const ledgerDist = join(
+  dirname(createRequire(import.meta.url).resolve('@toolgate/ledger/package.json')),
+  'dist',
+  'index.js',
+);
 
 /** Runs a script against the built package in a process where `pg` cannot be found. */
 async function runWithoutPg(script: string): Promise<string> {
@@ -21,7 +27,7 @@ async function runWithoutPg(script: string): Promise<string> {
 describe('pg is an optional peer dependency', () => {
   it('imports, records and verifies without pg installed', async () => {
     const output = await runWithoutPg(`
-      const { MemoryStore, verifyLedgerText } = await import(${JSON.stringify(dist)});
+      const { MemoryStore, verifyLedgerText } = await import(${JSON.stringify(ledgerDist)});
       const store = new MemoryStore();
       await store.append({ runId: 'r', kind: 'run.started', actor: 'system' });
       console.log(JSON.stringify([(await verifyLedgerText(store.toJsonl())).ok, await import('pg').then(() => 'pg found', () => 'pg missing')]));

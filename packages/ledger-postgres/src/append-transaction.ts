@@ -1,7 +1,7 @@
 import { ToolgateError } from '@toolgate/core';
+import type { ChainHead, EventDraft, LedgerEvent } from '@toolgate/ledger';
+import { checkDraft, type SealedEvent, sealEvent } from '@toolgate/ledger/internal';
 import type { PoolClient } from 'pg';
-import { type ChainHead, type SealedEvent, sealEvent } from '../chain.js';
-import { checkDraft, type EventDraft, type LedgerEvent } from '../event.js';
 import { eventsTable, headsTable, notifyChannel } from './schema.js';
 
 /** What one append transaction made of each draft of its batch, in order, and the head it left. */

@@ -1,7 +1,5 @@
+import type { LedgerEvent, ReadOptions, RunSummary } from '@toolgate/ledger';
 import type { Pool, PoolClient } from 'pg';
-import type { LedgerEvent } from '../event.js';
-import type { RunSummary } from '../runs.js';
-import type { ReadOptions } from '../store.js';
 import { eventsTable } from './schema.js';
 
 /** How many records one read query fetches (reads page by seq, so they hold no transaction). */

@@ -1,15 +1,15 @@
 import { execSync } from 'node:child_process';
+import { readAll } from '@toolgate/ledger';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readAll } from '../store.js';
-import { WriterProcess } from '../test-support/writer-process.js';
+import { PostgresStore } from './store.js';
+import { WriterProcess } from './test-support/writer-process.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../testing/index.js';
-import { PostgresStore } from './store.js';
+} from './testing/index.js';
 import { verifyPostgresLedger } from './verify.js';
 
 requirePostgresInContinuousIntegration(it);

@@ -1,6 +1,5 @@
+import type { FollowOptions, LedgerEvent } from '@toolgate/ledger';
 import type { PoolClient } from 'pg';
-import type { LedgerEvent } from '../event.js';
-import type { FollowOptions } from '../store.js';
 import { type LedgerLocation, type PgModule, unavailable } from './connection.js';
 import { readPages } from './read.js';
 import { notifyChannel } from './schema.js';

@@ -1,14 +1,13 @@
+import { readAll, steppingClock } from '@toolgate/ledger';
+import { storeContract } from '@toolgate/ledger/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import { readAll } from '../store.js';
+import { PostgresStore } from './store.js';
 import {
   freshLedgerName,
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-} from '../testing/index.js';
-import { storeContract } from '../testing/store-contract.js';
-import { PostgresStore } from './store.js';
+} from './testing/index.js';
 import { verifyPostgresLedger } from './verify.js';
 
 requirePostgresInContinuousIntegration(it);

@@ -1,5 +1,5 @@
+import { genesisHash } from '@toolgate/ledger';
 import type { ClientBase } from 'pg';
-import { genesisHash } from '../event.js';
 
 /** The table of records: one canonical line a row, with the columns reads filter on. */
 export const eventsTable = 'toolgate_ledger_events';

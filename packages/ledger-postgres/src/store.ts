@@ -1,10 +1,16 @@
 import { ToolgateError } from '@toolgate/core';
+import type {
+  ChainHead,
+  Clock,
+  EventDraft,
+  FollowOptions,
+  LedgerEvent,
+  LedgerStore,
+  ReadOptions,
+  RunSummary,
+} from '@toolgate/ledger';
+import { stamper } from '@toolgate/ledger/internal';
 import type { Pool, PoolClient } from 'pg';
-import type { ChainHead } from '../chain.js';
-import { type Clock, stamper } from '../chain-state.js';
-import type { EventDraft, LedgerEvent } from '../event.js';
-import type { RunSummary } from '../runs.js';
-import type { FollowOptions, LedgerStore, ReadOptions } from '../store.js';
 import { type AppendOutcome, appendBatch, checkStorableDraft, readHead } from './append-transaction.js';
 import { type LedgerLocation, ledgerLocation, loadPg, type PgModule, unavailable } from './connection.js';
 import { followPostgres } from './follow.js';

@@ -1,6 +1,6 @@
+import { emptyHead, type VerifyOptions, type VerifyResult } from '@toolgate/ledger';
+import { ChainVerifier, isFault } from '@toolgate/ledger/internal';
 import type { PoolClient } from 'pg';
-import { ChainVerifier, emptyHead, isFault } from '../chain.js';
-import type { VerifyOptions, VerifyResult } from '../verify.js';
 import { type LedgerLocation, ledgerLocation, loadPg, unavailable } from './connection.js';
 import { ensureLedger, eventsTable, headsTable } from './schema.js';
 
