@@ -11,7 +11,6 @@ import {
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-  withoutPgImport,
 } from '@toolgate/ledger-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayGatewayLedger } from './replay.js';
@@ -50,15 +49,6 @@ describe('toolgate-gateway with a postgres:// ledger, before any server', { time
     const { code, stderr } = await failedStart([cliPath, '--config', config]);
     expect(code).toBe(1);
     expect(stderr).toContain('postgres://127.0.0.1:1/audit (ledger "desk")');
-    expect(stderr).not.toContain('hunter2');
-  });
-
-  it('says to add pg when a postgres:// ledger is configured and pg is not installed', async () => {
-    const config = join(place.dir, 'no-pg.yaml');
-    writeFileSync(config, withLedger(place.workspace, 'postgres://gate:hunter2@127.0.0.1:1/audit'));
-    const { code, stderr } = await failedStart(['--import', withoutPgImport, cliPath, '--config', config]);
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/needs the "pg" package, which is not installed: run `pnpm add pg`/);
     expect(stderr).not.toContain('hunter2');
   });
 });

@@ -1,27 +1,4 @@
 import { ToolgateError } from '@toolgate/core';
-import type Pg from 'pg';
-
-/** The `pg` module, loaded on first use so that the package runs without it. */
-export type PgModule = Pick<typeof Pg, 'Client' | 'Pool'>;
-
-let loaded: Promise<PgModule> | undefined;
-
-/** Loads the optional `pg` peer dependency, or says how to install it. */
-export function loadPg(): Promise<PgModule> {
-  loaded ??= import('pg').then(
-    (module) => ((module as unknown as { default?: PgModule }).default ?? module) as PgModule,
-    (error: unknown) => {
-      loaded = undefined;
-      throw new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        'a postgres:// ledger needs the "pg" package, which is not installed: ' +
-          'run `pnpm add pg` (or `npm install pg`) in the project that uses @toolgate/ledger',
-        { cause: error },
-      );
-    },
-  );
-  return loaded;
-}
 
 /** True when a ledger location names a PostgreSQL database rather than a file. */
 export function isPostgresUrl(location: string): boolean {

@@ -1,6 +1,6 @@
 import type { FollowOptions, LedgerEvent } from '@toolgate/ledger';
-import type { PoolClient } from 'pg';
-import { type LedgerLocation, type PgModule, unavailable } from './connection.js';
+import pg, { type PoolClient } from 'pg';
+import { type LedgerLocation, unavailable } from './connection.js';
 import { readPages } from './read.js';
 import { notifyChannel } from './schema.js';
 import { Signal } from './signal.js';
@@ -10,7 +10,6 @@ const followPollMs = 2000;
 
 /** What a follow needs of its store. */
 export interface FollowSource {
-  readonly pg: PgModule;
   readonly location: LedgerLocation;
   /** Raised when the store closes. */
   readonly closing: Signal;
@@ -28,7 +27,7 @@ export async function* followPostgres(
   options: FollowOptions,
 ): AsyncGenerator<LedgerEvent> {
   const { location } = source;
-  const client = new source.pg.Client({ connectionString: location.connectionString });
+  const client = new pg.Client({ connectionString: location.connectionString });
   const wake = new Signal();
   let lost: Error | undefined;
   client.on('error', (error) => {

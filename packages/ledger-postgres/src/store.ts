@@ -10,9 +10,9 @@ import type {
   RunSummary,
 } from '@toolgate/ledger';
 import { stamper } from '@toolgate/ledger/internal';
-import type { Pool, PoolClient } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 import { type AppendOutcome, appendBatch, checkStorableDraft, readHead } from './append-transaction.js';
-import { type LedgerLocation, ledgerLocation, loadPg, type PgModule, unavailable } from './connection.js';
+import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
 import { followPostgres } from './follow.js';
 import { queryRuns, readPages } from './read.js';
 import { ensureLedger } from './schema.js';
@@ -58,7 +58,6 @@ export class PostgresStore implements LedgerStore {
   /** Where the ledger lives, as messages name it (no password). */
   readonly label: string;
   readonly #location: LedgerLocation;
-  readonly #pg: PgModule;
   readonly #pool: Pool;
   readonly #stamp: () => string;
   readonly #closing = new Signal();
@@ -67,16 +66,9 @@ export class PostgresStore implements LedgerStore {
   #draining: Promise<void> | undefined;
   #closed = false;
 
-  private constructor(
-    location: LedgerLocation,
-    pg: PgModule,
-    pool: Pool,
-    head: ChainHead,
-    clock: Clock | undefined,
-  ) {
+  private constructor(location: LedgerLocation, pool: Pool, head: ChainHead, clock: Clock | undefined) {
     this.#location = location;
     this.label = location.label;
-    this.#pg = pg;
     this.#pool = pool;
     this.#head = head;
     this.#stamp = stamper(clock);
@@ -84,12 +76,11 @@ export class PostgresStore implements LedgerStore {
 
   /**
    * Connects to the database, creates the tables and the ledger when missing (unless `create` is
-   * false) and reads its head. LEDGER_UNAVAILABLE when `pg` is not installed, the server cannot be
-   * reached, or the ledger is missing and `create` is false.
+   * false) and reads its head. LEDGER_UNAVAILABLE when the server cannot be reached, or the ledger
+   * is missing and `create` is false.
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const location = ledgerLocation(url, options.ledger);
-    const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: location.connectionString, max: options.poolSize ?? 4 });
     // A connection the server drops (a restart) reports an error event, idle or between the queries
     // of an append; the append's query fails with it too, and the next append connects again.
@@ -106,7 +97,7 @@ export class PostgresStore implements LedgerStore {
         }
         const head = await readHead(client, location.ledger);
         client.release();
-        return new PostgresStore(location, pg, pool, head, options.clock);
+        return new PostgresStore(location, pool, head, options.clock);
       } catch (error) {
         client.release(true);
         throw error;
@@ -164,7 +155,7 @@ export class PostgresStore implements LedgerStore {
    */
   follow(options: FollowOptions = {}): AsyncGenerator<LedgerEvent> {
     return followPostgres(
-      { pg: this.#pg, location: this.#location, closing: this.#closing, closed: () => this.#closed },
+      { location: this.#location, closing: this.#closing, closed: () => this.#closed },
       options,
     );
   }

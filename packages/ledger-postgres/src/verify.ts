@@ -1,7 +1,7 @@
 import { emptyHead, type VerifyOptions, type VerifyResult } from '@toolgate/ledger';
 import { ChainVerifier, isFault } from '@toolgate/ledger/internal';
-import type { PoolClient } from 'pg';
-import { type LedgerLocation, ledgerLocation, loadPg, unavailable } from './connection.js';
+import pg, { type PoolClient } from 'pg';
+import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
 import { ensureLedger, eventsTable, headsTable } from './schema.js';
 
 /** What {@link verifyPostgresLedger} takes. */
@@ -31,7 +31,6 @@ export async function verifyPostgresLedger(
   options: VerifyPostgresOptions = {},
 ): Promise<VerifyResult> {
   const location = ledgerLocation(url, options.ledger);
-  const pg = await loadPg();
   const client = new pg.Client({ connectionString: location.connectionString });
   client.on('error', () => {});
   try {

@@ -22,7 +22,7 @@ export const exitCodes = { ok: 0, corrupt: 1, usage: 2, unavailable: 3 } as cons
 const usage = `usage: toolgate-ledger <command> FILE [options]
 
 FILE is a JSONL ledger file, or a ledger in PostgreSQL: postgres://USER@HOST:PORT/DATABASE?ledger=NAME
-(needs the pg package; verify, show, head and runs work on it)
+(verify, show, head and runs work on it)
 
 commands:
   verify FILE [--head HASH] [--workers N]

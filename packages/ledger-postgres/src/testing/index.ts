@@ -1,6 +1,6 @@
 /**
  * @toolgate/ledger-postgres/testing: what tests against a real PostgreSQL share — the server to use,
- * the rule that CI never skips them, fresh ledger names, and a process without `pg`.
+ * the rule that CI never skips them, and fresh ledger names.
  *
  * @module
  */
@@ -10,5 +10,4 @@ export {
   postgresSkipReason,
   postgresUrl,
   requirePostgresInContinuousIntegration,
-  withoutPgImport,
 } from './postgres.js';

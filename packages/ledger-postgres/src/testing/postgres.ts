@@ -6,7 +6,7 @@ export const postgresUrl: string | undefined = process.env.TOOLGATE_TEST_POSTGRE
 
 /** Why the PostgreSQL tests did not run: for the name of the skipped suite. */
 export const postgresSkipReason =
-  'TOOLGATE_TEST_POSTGRES_URL is not set: start a throwaway cluster (see the @toolgate/ledger README, On PostgreSQL) to run the PostgreSQL tests';
+  'TOOLGATE_TEST_POSTGRES_URL is not set: start a throwaway cluster (see the @toolgate/ledger-postgres README, Try it) to run the PostgreSQL tests';
 
 /**
  * Registers, through the test runner's `test` (vitest's `it`), a test that fails in CI when no server
@@ -37,23 +37,3 @@ export function freshLedgerName(prefix: string): string {
 export function freshLedgerUrl(url: string, prefix: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}ledger=${freshLedgerName(prefix)}`;
 }
-
-/**
- * A `node --import` argument that makes `pg` unresolvable in the process it starts, as in a project
- * that never installed it: `spawn(process.execPath, ['--import', withoutPgImport, script])`.
- */
-export const withoutPgImport = `data:text/javascript,${encodeURIComponent(`
-import { register } from 'node:module';
-register(${JSON.stringify(
-  `data:text/javascript,${encodeURIComponent(`
-    export async function resolve(specifier, context, next) {
-      if (specifier === 'pg' || specifier.startsWith('pg/')) {
-        const error = new Error("Cannot find package 'pg' imported from " + context.parentURL);
-        error.code = 'ERR_MODULE_NOT_FOUND';
-        throw error;
-      }
-      return next(specifier, context);
-    }
-  `)}`,
-)});
-`)}`;
