@@ -5,6 +5,13 @@
  *
  * @module
  */
-export { type ChainFault, ChainVerifier, faultError, isFault, type SealedEvent, sealEvent } from './chain.js';
-export { stamper } from './chain-state.js';
-export { checkDraft } from './event.js';
+export {
+  type ChainFault,
+  ChainVerifier,
+  faultError,
+  isFault,
+  type SealedEvent,
+  sealEvent,
+} from './chain/chain.js';
+export { stamper } from './chain/chain-state.js';
+export { checkDraft } from './chain/event.js';

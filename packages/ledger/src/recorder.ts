@@ -10,7 +10,7 @@ import {
   ToolgateError,
   type ToolReturnedRecord,
 } from '@toolgate/core';
-import type { EventDraft, LedgerEvent } from './event.js';
+import type { EventDraft, LedgerEvent } from './chain/event.js';
 import type { LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 

@@ -1,6 +1,6 @@
 import { type CallOptions, Policy, ToolGate, type ToolGateOptions } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
+import { steppingClock } from '../chain/clock.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';

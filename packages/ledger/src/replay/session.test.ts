@@ -1,7 +1,7 @@
 import { ToolGate, ToolgateError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import type { LedgerEvent } from '../event.js';
+import { steppingClock } from '../chain/clock.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { steppingClock } from '../clock.js';
-import type { LedgerEvent } from '../event.js';
+import { steppingClock } from '../chain/clock.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { MemoryStore } from '../memory-store.js';
 
 /** Writes a small ledger of two runs (a call, a failed call, a spoken omen) to `path`. */

@@ -1,7 +1,7 @@
 import { ToolgateError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import type { LedgerEvent } from '../event.js';
+import { steppingClock } from '../chain/clock.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { type LedgerStore, readAll } from '../store.js';
 
 /** The behaviour every store must have, run against each store's factory. */

@@ -1,6 +1,6 @@
 import { ToolGate } from '@toolgate/core';
-import { steppingClock } from '../clock.js';
-import { FileStore } from '../file-store.js';
+import { steppingClock } from '../chain/clock.js';
+import { FileStore } from '../file/file-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
 import { runScenario, scenarioApprover, scenarioPolicy, scenarioRegistry } from './scenario.js';

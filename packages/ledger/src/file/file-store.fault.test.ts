@@ -3,17 +3,17 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readAll } from '../store.js';
+import { temporaryFiles } from '../testing/files.js';
+import { verifyLedgerFile } from '../verify/verify.js';
 import { FileStore } from './file-store.js';
-import { readAll } from './store.js';
-import { temporaryFiles } from './testing/files.js';
-import { verifyLedgerFile } from './verify.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const child = join(here, 'test-support', 'appender-child.mjs');
+const child = join(here, '..', 'test-support', 'appender-child.mjs');
 const file = temporaryFiles();
 
 beforeAll(() => {
-  if (!existsSync(join(here, '..', 'dist', 'index.js')))
+  if (!existsSync(join(here, '..', '..', 'dist', 'index.js')))
     throw new Error('build first: the writer child runs dist/');
 });
 

@@ -1,15 +1,15 @@
 import { closeSync, readSync, writeSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
-import type { ChainHead } from './chain.js';
-import { type ChainState, type Clock, Wakeup } from './chain-state.js';
-import type { EventDraft, LedgerEvent } from './event.js';
-import { followEvents } from './follow.js';
+import type { ChainHead } from '../chain/chain.js';
+import { type ChainState, type Clock, Wakeup } from '../chain/chain-state.js';
+import type { EventDraft, LedgerEvent } from '../chain/event.js';
+import { followEvents } from '../follow.js';
+import type { RunIndex, RunSummary } from '../runs.js';
+import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from '../store.js';
+import type { TornTail } from '../verify/scan.js';
 import { GroupSync } from './group-sync.js';
 import { readLines } from './lines.js';
 import { type OpenedLedgerFile, openLedgerFile } from './open-ledger-file.js';
-import type { RunIndex, RunSummary } from './runs.js';
-import type { TornTail } from './scan.js';
-import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
 /**
  * When an append counts as written. `always`: fsync before each append resolves. `batch` (the

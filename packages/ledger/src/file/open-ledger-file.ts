@@ -1,10 +1,10 @@
 import { closeSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
-import { faultError } from './chain.js';
-import { ChainState, type Clock } from './chain-state.js';
+import { faultError } from '../chain/chain.js';
+import { ChainState, type Clock } from '../chain/chain-state.js';
+import { RunIndex } from '../runs.js';
+import { scanLedgerFile, type TornTail } from '../verify/scan.js';
 import { lockLedger } from './lock.js';
-import { RunIndex } from './runs.js';
-import { scanLedgerFile, type TornTail } from './scan.js';
 
 /** A ledger file opened for appending: locked, verified, its tail repaired, its records indexed. */
 export interface OpenedLedgerFile {

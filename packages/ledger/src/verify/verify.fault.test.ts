@@ -4,14 +4,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { emptyHead, sealEvent } from './chain.js';
-import { steppingClock } from './clock.js';
-import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './testing/files.js';
+import { emptyHead, sealEvent } from '../chain/chain.js';
+import { steppingClock } from '../chain/clock.js';
+import { MemoryStore } from '../memory-store.js';
+import { temporaryFiles } from '../testing/files.js';
 import { verifyLedgerText } from './verify.js';
 
 const run = promisify(execFile);
-const built = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
+const built = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
 
 describe('verify against single-byte corruption', () => {
   it('fails for every flipped byte of a written ledger, naming the record that holds the byte', async () => {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
-import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './testing/files.js';
+import { steppingClock } from '../chain/clock.js';
+import { MemoryStore } from '../memory-store.js';
+import { temporaryFiles } from '../testing/files.js';
 import { verifyLedgerFile, verifyLedgerText } from './verify.js';
 
 const file = temporaryFiles();

@@ -2,14 +2,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
-import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './testing/files.js';
+import { steppingClock } from '../chain/clock.js';
+import { MemoryStore } from '../memory-store.js';
+import { temporaryFiles } from '../testing/files.js';
 import { verifyLedgerFile } from './verify.js';
 
 // The worker runs compiled code, so this compares the built verifier on worker threads with the
 // single-threaded verifier from source.
-const built = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'verify.js');
+const built = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'verify', 'verify.js');
 const file = temporaryFiles();
 let lines: string[] = [];
 

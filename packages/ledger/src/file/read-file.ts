@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolgateError } from '@toolgate/core';
-import { ChainVerifier, faultError, isFault } from './chain.js';
-import type { LedgerEvent } from './event.js';
+import { ChainVerifier, faultError, isFault } from '../chain/chain.js';
+import type { LedgerEvent } from '../chain/event.js';
+import { matches, type ReadOptions } from '../store.js';
 import { readLineBatches } from './lines.js';
-import { matches, type ReadOptions } from './store.js';
 
 /** What {@link readLedgerFile} takes. */
 export interface ReadLedgerFileOptions extends ReadOptions {

@@ -1,6 +1,6 @@
-import { type ChainFault, type ChainHead, ChainVerifier, isFault } from './chain.js';
-import type { LedgerEvent } from './event.js';
-import { type Line, readLineBatches } from './lines.js';
+import { type ChainFault, type ChainHead, ChainVerifier, isFault } from '../chain/chain.js';
+import type { LedgerEvent } from '../chain/event.js';
+import { type Line, readLineBatches } from '../file/lines.js';
 
 /** A last line with no newline: a write a crash cut short. */
 export interface TornTail {

@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import { readLineBatches } from './lines.js';
+import { readLineBatches } from '../file/lines.js';
 import { parallelScanAvailable, scanInParallel } from './parallel-scan.js';
 import { linesOfText, type ScanResult, scanLines } from './scan.js';
 

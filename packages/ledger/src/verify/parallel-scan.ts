@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ChainVerifier, emptyHead, isFault } from './chain.js';
+import { ChainVerifier, emptyHead, isFault } from '../chain/chain.js';
 import type { ScanResult } from './scan.js';
 import type { ChunkRequest, ChunkResult } from './verify-worker.js';
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { parentPort } from 'node:worker_threads';
-import { ChainVerifier, isFault } from './chain.js';
+import { ChainVerifier, isFault } from '../chain/chain.js';
 
 /** A chunk to check. */
 export interface ChunkRequest {

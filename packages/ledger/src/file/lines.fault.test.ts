@@ -2,15 +2,15 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
+import { steppingClock } from '../chain/clock.js';
+import { MemoryStore } from '../memory-store.js';
+import { temporaryFiles } from '../testing/files.js';
+import { verifyLedgerFile } from '../verify/verify.js';
 import { FileStore } from './file-store.js';
 import { readLineBatches } from './lines.js';
-import { MemoryStore } from './memory-store.js';
-import { temporaryFiles } from './testing/files.js';
-import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();
-const built = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'verify.js');
+const built = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'verify', 'verify.js');
 const megabytes = 32;
 
 /** A ledger of one record whose payload is a 32 MB string, then one small record. */

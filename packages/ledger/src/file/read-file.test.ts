@@ -1,10 +1,10 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readAll } from '../store.js';
+import { temporaryFiles } from '../testing/files.js';
+import { writeSampleLedger } from '../testing/sample.js';
 import { FileStore } from './file-store.js';
 import { readLedgerFile } from './read-file.js';
-import { readAll } from './store.js';
-import { temporaryFiles } from './testing/files.js';
-import { writeSampleLedger } from './testing/sample.js';
 
 const file = temporaryFiles();
 

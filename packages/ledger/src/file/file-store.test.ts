@@ -1,12 +1,12 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
+import { steppingClock } from '../chain/clock.js';
+import { MemoryStore } from '../memory-store.js';
+import { readAll } from '../store.js';
+import { temporaryFiles } from '../testing/files.js';
+import { storeContract } from '../testing/store-contract.js';
+import { verifyLedgerFile } from '../verify/verify.js';
 import { FileStore } from './file-store.js';
-import { MemoryStore } from './memory-store.js';
-import { readAll } from './store.js';
-import { temporaryFiles } from './testing/files.js';
-import { storeContract } from './testing/store-contract.js';
-import { verifyLedgerFile } from './verify.js';
 
 const file = temporaryFiles();
 let opened = 0;

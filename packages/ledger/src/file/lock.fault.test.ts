@@ -3,12 +3,12 @@ import { existsSync, linkSync, readFileSync, symlinkSync, unlinkSync, writeFileS
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryFiles } from '../testing/files.js';
+import { verifyLedgerFile } from '../verify/verify.js';
 import { FileStore } from './file-store.js';
-import { temporaryFiles } from './testing/files.js';
-import { verifyLedgerFile } from './verify.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const racerScript = join(here, 'test-support', 'lock-racer.mjs');
+const racerScript = join(here, '..', 'test-support', 'lock-racer.mjs');
 const file = temporaryFiles();
 
 /** A long-lived contender process: send it a command, await its next answer line. */
@@ -60,7 +60,7 @@ function startHolder(path: string) {
 const racers: Racer[] = [];
 
 beforeAll(() => {
-  if (!existsSync(join(here, '..', 'dist', 'index.js')))
+  if (!existsSync(join(here, '..', '..', 'dist', 'index.js')))
     throw new Error('build first: the racer children run dist/');
 });
 

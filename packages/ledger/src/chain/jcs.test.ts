@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { verifyLedgerText } from '../verify/verify.js';
 import { serializeCanonical } from './jcs.js';
-import { verifyLedgerText } from './verify.js';
 
 /** The number with these IEEE-754 bits, as RFC 8785 Appendix B gives them. */
 function fromBits(hex: string): number {
