@@ -5,31 +5,43 @@
  *
  * @module
  */
-export { canonicalJson, sha256Hex } from './chain/canonical.js';
-export { type ChainHead, emptyHead } from './chain/chain.js';
-export type { Clock } from './chain/chain-state.js';
-export { steppingClock } from './chain/clock.js';
 export {
+  type ChainHead,
+  type Clock,
+  canonicalJson,
   type EventDraft,
+  emptyHead,
   eventKindPattern,
   genesisHash,
   type LedgerEvent,
   ledgerEventSchema,
   ledgerSchemaVersion,
-} from './chain/event.js';
-export { type Durability, FileStore, type FileStoreOptions } from './file/file-store.js';
-export { type ReadLedgerFileOptions, readLedgerFile } from './file/read-file.js';
+  sha256Hex,
+  steppingClock,
+} from './chain/index.js';
+export {
+  type Durability,
+  FileStore,
+  type FileStoreOptions,
+  type ReadLedgerFileOptions,
+  readLedgerFile,
+} from './file/index.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
-export { replayRegistry } from './replay/registry.js';
-export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './replay/session.js';
+export {
+  type Divergence,
+  type ReplayMode,
+  type ReplayOptions,
+  ReplaySession,
+  replayRegistry,
+} from './replay/index.js';
 export { RunIndex, type RunSummary, runsOf } from './runs.js';
 export { type FollowOptions, type LedgerStore, type ReadOptions, readAll } from './store.js';
-export type { TornTail } from './verify/scan.js';
 export {
+  type TornTail,
   type VerifyOptions,
   type VerifyResult,
   verifyLedgerFile,
   verifyLedgerText,
-} from './verify/verify.js';
+} from './verify/index.js';
 export type { SurrogateReplacement } from './well-formed.js';

@@ -6,12 +6,10 @@
  * @module
  */
 export {
-  type ChainFault,
   ChainVerifier,
-  faultError,
+  checkDraft,
   isFault,
   type SealedEvent,
   sealEvent,
-} from './chain/chain.js';
-export { stamper } from './chain/chain-state.js';
-export { checkDraft } from './chain/event.js';
+  stamper,
+} from './chain/index.js';
