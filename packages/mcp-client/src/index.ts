@@ -5,14 +5,9 @@
  *
  * @module
  */
-export { McpConnection, type ToolsListener } from './connection.js';
-export { fingerprint, type ToolShape } from './fingerprint.js';
+
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
-export { listToolPages, maxToolPages } from './list-tools.js';
-export { mapResult } from './map-result.js';
-export { outputSchemasNotValidated } from './output-validator.js';
-export { RemoteToolFailure, remoteToolFailure } from './remote-error.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
 export { parseServerCommands } from './server-commands.js';
 export {
@@ -24,5 +19,11 @@ export {
   type StdioServerConfig,
   type SubjectMapping,
 } from './server-config.js';
-export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
-export type { WithheldTool } from './tool-list.js';
+export { fingerprint, type ToolShape } from './tools/fingerprint.js';
+export { listToolPages, maxToolPages } from './tools/list-tools.js';
+export { mapResult } from './tools/map-result.js';
+export { outputSchemasNotValidated } from './tools/output-validator.js';
+export { RemoteToolFailure, remoteToolFailure } from './tools/remote-error.js';
+export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tools/tool-change.js';
+export type { WithheldTool } from './tools/tool-list.js';
+export { McpConnection, type ToolsListener } from './transport/connection.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
+import { connectClosingAfterEach, fixture } from '../testing-fixtures/servers.js';
 
 /**
  * True once `pid` has exited: no such process, or a zombie. A zombie has exited and only waits to be

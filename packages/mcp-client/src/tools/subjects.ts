@@ -1,7 +1,7 @@
 import { builtinTools, commandSubject, hostSubject, oracleTool, pathSubject } from '@toolgate/builtins';
 import type { JsonObject, JsonValue, PolicySubject, Tool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
-import type { McpServerConfig, SubjectMapping } from './server-config.js';
+import type { McpServerConfig, SubjectMapping } from '../server-config.js';
 
 /** Computes what a call of a server's tool (by its own name) touches; undefined when unknown. */
 export type SubjectFunction = (

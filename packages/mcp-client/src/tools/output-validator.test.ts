@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { shifty } from '../testing-fixtures/servers.js';
 import { outputSchemasNotValidated } from './output-validator.js';
-import { shifty } from './testing-fixtures/servers.js';
 
 describe('outputSchemasNotValidated', () => {
   let client: Client | undefined;

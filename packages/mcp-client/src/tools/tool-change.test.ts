@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolGate, ToolRegistry } from '@toolgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCPResolver } from './resolver.js';
-import { fixture, gone } from './testing-fixtures/servers.js';
+import { MCPResolver } from '../resolver.js';
+import { fixture, gone } from '../testing-fixtures/servers.js';
 import type { ToolChange } from './tool-change.js';
 
 const original = 'Echo the parameters back.';

@@ -22,9 +22,9 @@ import {
 import { LocalEnvironment } from '@toolgate/environment';
 import { type HttpChild, startHttpCli } from '@toolgate/mcp-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPResolver } from './resolver.js';
-import type { McpServerConfig } from './server-config.js';
-import { connectClosingAfterEach, fixture, toolgateMcp } from './testing-fixtures/servers.js';
+import type { MCPResolver } from '../resolver.js';
+import type { McpServerConfig } from '../server-config.js';
+import { connectClosingAfterEach, fixture, toolgateMcp } from '../testing-fixtures/servers.js';
 
 let base: string;
 let ws: string;

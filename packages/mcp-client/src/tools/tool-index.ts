@@ -1,6 +1,6 @@
 import { promptText, remoteSchemaFallback } from '@toolgate/core';
+import type { McpConnection } from '../transport/connection.js';
 import type { Approvals } from './approvals.js';
-import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';
 import { readTool } from './read-tool.js';
 import type { ToolChange } from './tool-change.js';

@@ -6,17 +6,17 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
+import { type ResolvedLimits, resolveLimits } from '../limits.js';
+import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import { listToolPages } from '../tools/list-tools.js';
+import { outputSchemasNotValidated } from '../tools/output-validator.js';
+import { RefreshScheduler } from '../tools/refresh-scheduler.js';
+import { ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
 import { capErrorResult } from './error-text.js';
-import { type ResolvedLimits, resolveLimits } from './limits.js';
-import { listToolPages } from './list-tools.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
-import { outputSchemasNotValidated } from './output-validator.js';
-import { RefreshScheduler } from './refresh-scheduler.js';
-import { isStdioConfig, type McpServerConfig } from './server-config.js';
 import { serverTransport, stdioFault } from './server-transport.js';
 import { sessionFailure } from './session-failure.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
-import { ToolListCollector, type WithheldTool } from './tool-list.js';
 
 /**
  * Called with a server's full tool list each time it is listed: first, on reconnect, on

@@ -1,10 +1,10 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { messageOf } from '@toolgate/core';
+import { formatBytes, type ResolvedLimits } from '../limits.js';
+import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
-import { formatBytes, type ResolvedLimits } from './limits.js';
-import { isStdioConfig, type McpServerConfig } from './server-config.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /**

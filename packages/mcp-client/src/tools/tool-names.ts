@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import type { McpConnection } from './connection.js';
+import type { McpConnection } from '../transport/connection.js';
 import type { Entry } from './tool-index.js';
 
 /** The name a remote tool is served under: `prefix__remoteName` when its server has a prefix. */
