@@ -19,11 +19,18 @@ export {
   type StdioServerConfig,
   type SubjectMapping,
 } from './server-config.js';
-export { fingerprint, type ToolShape } from './tools/fingerprint.js';
-export { listToolPages, maxToolPages } from './tools/list-tools.js';
-export { mapResult } from './tools/map-result.js';
-export { outputSchemasNotValidated } from './tools/output-validator.js';
-export { RemoteToolFailure, remoteToolFailure } from './tools/remote-error.js';
-export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tools/tool-change.js';
-export type { WithheldTool } from './tools/tool-list.js';
-export { McpConnection, type ToolsListener } from './transport/connection.js';
+export {
+  canRecordChanges,
+  fingerprint,
+  listToolPages,
+  mapResult,
+  maxToolPages,
+  outputSchemasNotValidated,
+  RemoteToolFailure,
+  remoteToolFailure,
+  type ToolChange,
+  type ToolChangeRecorder,
+  type ToolShape,
+  type WithheldTool,
+} from './tools/index.js';
+export { McpConnection, type ToolsListener } from './transport/index.js';

@@ -8,10 +8,9 @@ import {
 import { ToolgateError } from '@toolgate/core';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
-import { listToolPages } from '../tools/list-tools.js';
 import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { RefreshScheduler } from '../tools/refresh-scheduler.js';
-import { ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
+import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
 import { capErrorResult } from './error-text.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { serverTransport, stdioFault } from './server-transport.js';
