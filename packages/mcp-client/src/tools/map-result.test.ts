@@ -47,8 +47,10 @@ describe('mapResult', () => {
     expect(mapResult({ content: [{ type: 'text', text: 'null' }] }, where)).toEqual({ result: null });
   });
 
-  it('keeps unparseable text as { text }, and no content as {}', () => {
-    expect(mapResult({ content: [{ type: 'text', text: 'hello' }] }, where)).toEqual({ text: 'hello' });
+  it('passes a lone text that is not JSON through as a text part (words, not a value), and no content as {}', () => {
+    const words = mapResult({ content: [{ type: 'text', text: 'hello' }] }, where);
+    expect(isToolOutput(words)).toBe(true);
+    expect(words).toEqual({ output: null, content: [{ type: 'text', text: 'hello' }] });
     expect(mapResult({ content: [] }, where)).toEqual({});
   });
 

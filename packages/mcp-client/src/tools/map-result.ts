@@ -15,9 +15,10 @@ import { remoteToolFailure } from './remote-error.js';
 /**
  * The value of an MCP tool result. A result whose blocks say nothing beyond its JSON maps to a plain
  * value, as ever: `structuredContent` when it is an object and every block is a text holding JSON
- * (the rendering of it MCP asks servers to add); one text block alone parsed as JSON (a non-object
- * wrapped as `{ result }`, unparseable text as `{ text }`); no block, `structuredContent` or `{}`. Any other
- * result keeps every block, in order, as content parts: `toolResult({ output, content })`, the
+ * (the rendering of it MCP asks servers to add); one text block alone holding JSON parsed (a
+ * non-object wrapped as `{ result }`); no block, `structuredContent` or `{}`. Any other result —
+ * a lone text that is not JSON included, which is words, not a value — keeps every block, in order,
+ * as content parts: `toolResult({ output, content })`, the
  * output being its `structuredContent` object or `null`. An `isError` result rejects with a
  * {@link remoteToolFailure}: TOOL_FAILED naming the tool and the server, the server's own code (if
  * any) kept as data beside it.
@@ -37,7 +38,8 @@ export function mapResult(
   const only = blocks.length === 1 ? (blocks[0] as { type?: unknown; text?: unknown }) : undefined;
   const onlyText = only?.type === 'text' && typeof only.text === 'string' ? only.text : undefined;
   if (blocks.length === 0) return structured ?? {};
-  if (onlyText !== undefined && structured === undefined) return parseText(onlyText);
+  const parsed = onlyText !== undefined && structured === undefined ? parseJson(onlyText) : undefined;
+  if (parsed !== undefined) return parsed;
   if (structured !== undefined && blocks.every(isJsonText)) return structured;
   // Checked (known fields only: no `annotations`, `_meta`, `icons`) and capped by the resolver.
   return toolResult({ output: structured ?? null, content: blocks as ContentPart[] });
@@ -55,12 +57,13 @@ function isJsonText(block: unknown): boolean {
   }
 }
 
-function parseText(text: string): JsonValue {
+/** The JSON a text holds, an object as itself and anything else as `{ result }`; undefined when it is not JSON. */
+function parseJson(text: string): JsonValue | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { text };
+    return undefined;
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as JsonValue)
