@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ToolResult, toolResult } from '@toolgate/core';
-import { mapResult } from '@toolgate/mcp-client';
+import { mapResult } from '@toolgate/mcp-client/internal';
 import { describe, expect, it } from 'vitest';
 import { toCallToolResult } from './result.js';
 

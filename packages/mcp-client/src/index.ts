@@ -9,28 +9,19 @@
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
-export { parseServerCommands } from './server-commands.js';
-export {
-  checkServerConfig,
-  type HttpServerConfig,
-  isStdioConfig,
-  type McpServerConfig,
-  type ServerLogEntry,
-  type StdioServerConfig,
-  type SubjectMapping,
+export type {
+  HttpServerConfig,
+  McpServerConfig,
+  ServerLogEntry,
+  StdioServerConfig,
+  SubjectMapping,
 } from './server-config.js';
 export {
-  canRecordChanges,
   fingerprint,
-  listToolPages,
-  mapResult,
-  maxToolPages,
   outputSchemasNotValidated,
   RemoteToolFailure,
-  remoteToolFailure,
   type ToolChange,
   type ToolChangeRecorder,
   type ToolShape,
   type WithheldTool,
 } from './tools/index.js';
-export { McpConnection, type ToolsListener } from './transport/index.js';

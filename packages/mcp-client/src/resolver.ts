@@ -17,7 +17,7 @@ import { subjectsFor } from './tools/subjects.js';
 import { canRecordChanges, type ToolChange } from './tools/tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tools/tool-names.js';
-import { McpConnection } from './transport/connection.js';
+import { McpConnection } from './transport/index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {

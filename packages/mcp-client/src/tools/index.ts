@@ -7,6 +7,6 @@
 export { fingerprint, type ToolShape } from './fingerprint.js';
 export { mapResult } from './map-result.js';
 export { outputSchemasNotValidated } from './output-validator.js';
-export { RemoteToolFailure, remoteToolFailure } from './remote-error.js';
-export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
-export { listToolPages, maxToolPages, type WithheldTool } from './tool-list.js';
+export { RemoteToolFailure } from './remote-error.js';
+export type { ToolChange, ToolChangeRecorder } from './tool-change.js';
+export type { WithheldTool } from './tool-list.js';

@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { McpConnection, type ToolsListener } from './connection.js';
+export { McpConnection } from './connection.js';
