@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // Holds the code to the arrows of ARCHITECTURE.md: every import of a sibling package or of the MCP
-// SDK in a package's non-test source must be one the map allows, and must go through the sibling's
-// public entry (`@toolgate/x` or `@toolgate/x/testing`), never into its files.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// SDK in a package's non-test source must be one the map allows, and must go through one of the
+// sibling's entries, never into its files:
+//   `@toolgate/x`           the public API (semver-promised, documented), for anyone;
+//   `@toolgate/x/internal`  plumbing for the workspace's own packages (the map below), nobody else:
+//                           not the demo, the bench, the examples, or a user;
+//   `@toolgate/x/testing`   helpers for tests, imported only by tests.
+// A package's public and internal entries export disjoint names, so each name has one way in.
+//
+// `--exports` prints how many names each package's entries export.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -13,6 +20,8 @@ const allowed = {
   environment: ['@toolgate/core'],
   builtins: ['@toolgate/core', '@toolgate/environment'],
   ledger: ['@toolgate/core'],
+  'ledger-postgres': ['@toolgate/core', '@toolgate/ledger'],
+  'ledger-cli': ['@toolgate/core', '@toolgate/ledger', '@toolgate/ledger-postgres'],
   'mcp-client': [
     '@toolgate/core',
     '@toolgate/environment',
@@ -31,11 +40,21 @@ const allowed = {
   gateway: [
     '@toolgate/core',
     '@toolgate/ledger',
+    '@toolgate/ledger-postgres',
     '@toolgate/mcp-client',
     '@toolgate/mcp-server',
     '@modelcontextprotocol/sdk',
   ],
 };
+
+/** The entries a package may have, each a file under its `src/`. */
+const entries = { '': 'index.ts', internal: 'internal.ts', testing: 'testing/index.ts' };
+
+/** Workspace members outside the map: they may use public entries (and tests `testing`), never `internal`. */
+const outsiders = ['apps', 'examples'].flatMap((dir) =>
+  readdirSync(join(root, dir)).map((name) => join(dir, name)),
+);
+outsiders.push('bench');
 
 const isTest = (file) =>
   /\.test\.ts$/.test(file) || /\/(testing-fixtures|test-support)\//.test(file) || file.endsWith('.mjs');
@@ -43,29 +62,103 @@ const isTest = (file) =>
 function* sources(dir) {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
+    if (entry === 'node_modules' || entry === 'dist') continue;
     if (statSync(path).isDirectory()) yield* sources(path);
     else if (/\.(ts|mjs)$/.test(entry)) yield path;
   }
 }
 
+/** Each `@toolgate/…` or MCP SDK specifier a file imports, split into its package and entry. */
+function* importsOf(file) {
+  const text = readFileSync(file, 'utf8');
+  for (const [, specifier] of text.matchAll(
+    /(?:from|import)\s*\(?\s*'((?:@toolgate|@modelcontextprotocol)\/[^']+)'/g,
+  )) {
+    const [scope, name, ...rest] = specifier.split('/');
+    yield { specifier, scope, base: `${scope}/${name}`, entry: rest.join('/') };
+  }
+}
+
+/** The names an entry file exports (`export { a, type B as C } from …`; entries hold nothing else). */
+function exportedNames(file) {
+  const text = readFileSync(file, 'utf8');
+  const names = [];
+  for (const [, list] of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    for (const item of list.split(',')) {
+      const words = item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
+      if (words[0]) names.push(words.at(-1));
+    }
+  }
+  for (const [, name] of text.matchAll(
+    /export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|const|let|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g,
+  ))
+    names.push(name);
+  if (/export\s+\*/.test(text)) names.push('*');
+  return names;
+}
+
+/** Per package, the names each of its entries exports. */
+function packageEntries(name) {
+  const found = {};
+  for (const [entry, file] of Object.entries(entries)) {
+    const path = join(root, 'packages', name, 'src', file);
+    if (existsSync(path)) found[entry] = exportedNames(path);
+  }
+  return found;
+}
+
+if (process.argv.includes('--exports')) {
+  console.log('package                    public  internal  testing');
+  for (const name of Object.keys(allowed)) {
+    const found = packageEntries(name);
+    const count = (entry) => String(found[entry]?.length ?? '-');
+    console.log(
+      `${`@toolgate/${name}`.padEnd(26)} ${count('').padStart(6)}  ${count('internal').padStart(8)}  ${count('testing').padStart(7)}`,
+    );
+  }
+  process.exit(0);
+}
+
 const problems = [];
+const entryNames = Object.keys(entries);
 for (const [name, permitted] of Object.entries(allowed)) {
+  const found = packageEntries(name);
+  if (found['']?.includes('*') || found.internal?.includes('*'))
+    problems.push(`packages/${name}: an entry re-exports with \`export *\`; name what it exports`);
+  const both = (found.internal ?? []).filter((exported) => found['']?.includes(exported));
+  if (both.length > 0)
+    problems.push(
+      `packages/${name}/src/internal.ts: exports ${both.join(', ')}, which the public entry exports too; one way in a name`,
+    );
   for (const file of sources(join(root, 'packages', name, 'src'))) {
-    const text = readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(
-      /(?:from|import)\s*\(?\s*'((?:@toolgate|@modelcontextprotocol)\/[^']+)'/g,
-    )) {
-      const where = relative(root, file);
-      const [scope, pkg, ...rest] = specifier.split('/');
-      const base = `${scope}/${pkg}`;
+    const where = relative(root, file);
+    for (const { specifier, scope, base, entry } of importsOf(file)) {
       if (base === `@toolgate/${name}` && !isTest(file))
         problems.push(`${where}: imports its own package by name (${specifier})`);
-      if (scope === '@toolgate' && rest.length > 0 && rest.join('/') !== 'testing')
-        problems.push(`${where}: reaches into ${base} (${specifier}); import its public entry`);
-      if (rest.join('/') === 'testing' && !isTest(file))
+      if (scope === '@toolgate' && !entryNames.includes(entry))
+        problems.push(
+          `${where}: reaches into ${base} (${specifier}); import one of its entries (${base}, /internal, /testing)`,
+        );
+      if (scope === '@toolgate' && entry === 'testing' && !isTest(file))
         problems.push(`${where}: imports ${specifier} outside a test`);
       if (!permitted.includes(base) && !(isTest(file) && scope === '@toolgate'))
         problems.push(`${where}: ${name} may not import ${base} (ARCHITECTURE.md)`);
+    }
+  }
+}
+for (const member of outsiders) {
+  for (const file of sources(join(root, member))) {
+    const where = relative(root, file);
+    for (const { specifier, scope, entry } of importsOf(file)) {
+      if (scope !== '@toolgate') continue;
+      if (entry === 'internal')
+        problems.push(
+          `${where}: imports ${specifier}, which is for toolgate's own packages; use the public entry`,
+        );
+      else if (!entryNames.includes(entry)) problems.push(`${where}: reaches into a package (${specifier})`);
     }
   }
 }
@@ -73,4 +166,6 @@ if (problems.length > 0) {
   console.error(`import rules broken:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`imports follow ARCHITECTURE.md in ${Object.keys(allowed).length} packages`);
+console.log(
+  `imports follow ARCHITECTURE.md in ${Object.keys(allowed).length} packages and ${outsiders.length} other workspace members`,
+);

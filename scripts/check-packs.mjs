@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Packs every published package as a user would receive it, runs publint on the tarball, installs
 // the tarballs into empty npm projects (all of them with their peers; and core, environment,
-// builtins and ledger without the MCP SDK, which they must not need) and imports each entry there;
-// and installs all of them into an empty pnpm project by the line `pnpm pack:all` prints (the
-// tarballs as `pnpm.overrides`), so the README's pnpm install is tried as well as npm's.
+// builtins and the ledger packages without the MCP SDK, which they must not need) and imports each
+// entry there; and installs all of them into an empty pnpm project by the line `pnpm pack:all` prints
+// (the tarballs as `pnpm.overrides`), so the README's pnpm install is tried as well as npm's.
 // It also refuses what a registry user would trip on: exact pins among runtime dependencies, a
 // missing LICENSE or repository field, and source maps whose sources are not in the tarball.
 import { execFileSync } from 'node:child_process';

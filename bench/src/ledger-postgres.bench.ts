@@ -11,7 +11,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PostgresStore, verifyPostgresLedger } from '@toolgate/ledger';
+import { PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
 import { format, quick, report, row } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -93,7 +93,7 @@ async function writeLedger(file: string, events: number): Promise<void> {
   await store.close();
 }
 
-const ledgerPackage = createRequire(import.meta.url).resolve('@toolgate/ledger/package.json');
+const ledgerPackage = createRequire(import.meta.url).resolve('@toolgate/ledger-cli/package.json');
 const ledgerCli = join(dirname(ledgerPackage), 'dist', 'cli.js');
 
 interface Verified {

@@ -11,7 +11,7 @@ import { eventsOf, scratchDir } from '../test/fixtures.js';
 const run = promisify(execFile);
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const require = createRequire(import.meta.url);
-const ledgerCli = join(dirname(require.resolve('@toolgate/ledger/package.json')), 'dist', 'cli.js');
+const ledgerCli = join(dirname(require.resolve('@toolgate/ledger-cli/package.json')), 'dist', 'cli.js');
 const mcpCli = join(dirname(require.resolve('@toolgate/mcp-server/package.json')), 'dist', 'cli.js');
 
 async function demo(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {

@@ -10,7 +10,7 @@ import { scratchDir } from '../test/fixtures.js';
 const run = promisify(execFile);
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const require = createRequire(import.meta.url);
-const ledgerCli = join(dirname(require.resolve('@toolgate/ledger/package.json')), 'dist', 'cli.js');
+const ledgerCli = join(dirname(require.resolve('@toolgate/ledger-cli/package.json')), 'dist', 'cli.js');
 
 async function demo(args: string[], env: NodeJS.ProcessEnv = {}) {
   return run(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env } }).then(

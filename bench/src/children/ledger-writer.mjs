@@ -2,7 +2,8 @@
 // other writers) or to a FileStore (a file of its own: a file has one writer at a time), keeping
 // IN_FLIGHT appends outstanding, from when `go` arrives on stdin for MS milliseconds; prints the count.
 import { createInterface } from 'node:readline';
-import { FileStore, PostgresStore } from '@toolgate/ledger';
+import { FileStore } from '@toolgate/ledger';
+import { PostgresStore } from '@toolgate/ledger-postgres';
 
 const [kind, location, name, ms, inFlight] = process.argv.slice(2);
 const store = kind === 'postgres' ? await PostgresStore.open(location) : await FileStore.open(location);

@@ -17,20 +17,6 @@ export function lineMatcher(regex: RegExp): LineMatcher {
   return { line: regex, prefilter, literal: requiredLiteral(regex.source) };
 }
 
-/**
- * Searches one file's bytes line by line, the way ripgrep does with `--encoding none`: a file with
- * a NUL byte anywhere is binary and skipped; lines end at `\n`; text is decoded as UTF-8.
- */
-export function searchBytes(
-  path: string,
-  bytes: Buffer,
-  matcher: LineMatcher,
-  collector: MatchCollector,
-): void {
-  if (bytes.indexOf(0) !== -1) return;
-  searchText(path, bytes.toString('utf8'), matcher, collector);
-}
-
 /** Searches one text line by line, reporting each matching line once. */
 export function searchText(
   path: string,

@@ -102,6 +102,12 @@ describe('loadConfig', () => {
       7,
       /ledger: the postgres:\/\/ URL is not a valid URL; give postgres:\/\/USER@HOST:PORT\/DATABASE\?ledger=NAME/,
     ],
+    [
+      "an inline policy rule with an empty pattern list (by core's policy schema)",
+      `${good}policy:\n  rules:\n    - { tools: [], decision: deny }\n`,
+      10,
+      /policy\.rules\[0\]\.tools: must name at least one pattern/,
+    ],
     ['a YAML syntax error', good.replace('clients:', 'clients: [oops'), 4, /not valid YAML/],
     ['a repeated key', `${good}ledger: ./other.jsonl\n`, 8, /not valid YAML/],
   ])('refuses %s, naming the line', async (_, text, line, message) => {

@@ -9,7 +9,7 @@ import {
   parsePolicyText,
   ToolgateError,
 } from '@toolgate/core';
-import { isPostgresUrl } from '@toolgate/ledger';
+import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';

@@ -1,3 +1,4 @@
+import { policyDocumentSchema } from '@toolgate/core';
 import { z } from 'zod';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
@@ -39,15 +40,6 @@ export const clientSchema = z.strictObject({
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
 });
 
-const policyRule = z.strictObject({
-  tools: names.optional(),
-  paths: names.optional(),
-  commands: names.optional(),
-  hosts: names.optional(),
-  decision: z.enum(['allow', 'deny', 'ask']),
-  reason: z.string().optional(),
-});
-
 /** The gateway's YAML configuration file, as zod checks it. Unknown keys are refused everywhere. */
 export const gatewayConfigSchema = z.strictObject({
   servers: z
@@ -72,12 +64,8 @@ export const gatewayConfigSchema = z.strictObject({
       allowed_origins: names.optional(),
     })
     .optional(),
-  policy: z
-    .union([
-      nonEmpty,
-      z.strictObject({ default: z.enum(['allow', 'deny', 'ask']).optional(), rules: z.array(policyRule) }),
-    ])
-    .optional(),
+  // a policy file's path, or the policy written inline: core's one schema for a policy document
+  policy: z.union([nonEmpty, policyDocumentSchema]).optional(),
   ledger: nonEmpty,
   durability: z.enum(['always', 'batch', 'none']).optional(),
   approve: z.record(z.string(), nonEmpty).optional(),

@@ -1,14 +1,6 @@
 import { ToolgateError } from '@toolgate/core';
-import {
-  FileStore,
-  isPostgresUrl,
-  type LedgerEvent,
-  type LedgerStore,
-  PostgresStore,
-  readAll,
-  readLedgerFile,
-  verifyPostgresLedger,
-} from '@toolgate/ledger';
+import { FileStore, type LedgerEvent, type LedgerStore, readAll, readLedgerFile } from '@toolgate/ledger';
+import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
 
 /**
  * Where a gateway ledger is, said safely for a message: a file's path as given, or a

@@ -10,15 +10,14 @@ import {
 } from '@toolgate/core';
 import {
   FileStore,
-  isPostgresUrl,
   type LedgerEvent,
   LedgerRecorder,
   type LedgerStore,
-  PostgresStore,
   ReplaySession,
   readAll,
   replayRegistry,
 } from '@toolgate/ledger';
+import { isPostgresUrl, PostgresStore } from '@toolgate/ledger-postgres';
 import { readLedger } from './ledger-open.js';
 
 /**

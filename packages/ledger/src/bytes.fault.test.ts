@@ -4,16 +4,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolgateError } from '@toolgate/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from './canonical.js';
-import { steppingClock } from './clock.js';
-import { hashKey } from './envelope.js';
-import { FileStore } from './file-store.js';
+import { sha256Hex } from './chain/canonical.js';
+import { steppingClock } from './chain/clock.js';
+import { hashKey } from './chain/envelope.js';
+import { maxRecordDepth } from './chain/nesting.js';
+import { FileStore } from './file/file-store.js';
+import { readLedgerFile } from './file/read-file.js';
 import { MemoryStore } from './memory-store.js';
-import { maxRecordDepth } from './nesting.js';
-import { readLedgerFile } from './read-file.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { verifyLedgerFile, verifyLedgerText } from './verify.js';
+import { temporaryFiles } from './testing/files.js';
+import { verifyLedgerFile, verifyLedgerText } from './verify/verify.js';
 
 // The CLI and the worker threads run compiled code.
 const distribution = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');

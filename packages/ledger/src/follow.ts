@@ -1,5 +1,5 @@
-import type { Wakeup } from './chain-state.js';
-import type { LedgerEvent } from './event.js';
+import type { Wakeup } from './chain/chain-state.js';
+import type { LedgerEvent } from './chain/event.js';
 import { type FollowOptions, matches } from './store.js';
 
 /** What {@link followEvents} needs of a store. */

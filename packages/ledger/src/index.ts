@@ -5,30 +5,38 @@
  *
  * @module
  */
-export { canonicalJson, sha256Hex } from './canonical.js';
-export { type ChainHead, emptyHead } from './chain.js';
-export type { Clock } from './chain-state.js';
-export { steppingClock } from './clock.js';
 export {
+  type ChainHead,
+  type Clock,
+  canonicalJson,
   type EventDraft,
+  emptyHead,
   eventKindPattern,
   genesisHash,
   type LedgerEvent,
   ledgerEventSchema,
   ledgerSchemaVersion,
-} from './event.js';
-export { type Durability, FileStore, type FileStoreOptions } from './file-store.js';
+  sha256Hex,
+  steppingClock,
+} from './chain/index.js';
+export {
+  type Durability,
+  FileStore,
+  type FileStoreOptions,
+  type OpenCheck,
+  type ReadLedgerFileOptions,
+  readLedgerFile,
+} from './file/index.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export type { OpenCheck } from './open-ledger-file.js';
-export { isPostgresUrl } from './postgres/connection.js';
-export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js';
-export { type VerifyPostgresOptions, verifyPostgresLedger } from './postgres/verify.js';
-export { type ReadLedgerFileOptions, readLedgerFile } from './read-file.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
-export { replayRegistry } from './replay/registry.js';
-export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './replay/session.js';
+export {
+  type Divergence,
+  type ReplayMode,
+  type ReplayOptions,
+  ReplaySession,
+  replayRegistry,
+} from './replay/index.js';
 export { RunIndex, type RunSummary, runsOf } from './runs.js';
-export type { TornTail } from './scan.js';
 export {
   type AppendOptions,
   type FollowOptions,
@@ -36,5 +44,11 @@ export {
   type ReadOptions,
   readAll,
 } from './store.js';
-export { type VerifyOptions, type VerifyResult, verifyLedgerFile, verifyLedgerText } from './verify.js';
+export {
+  type TornTail,
+  type VerifyOptions,
+  type VerifyResult,
+  verifyLedgerFile,
+  verifyLedgerText,
+} from './verify/index.js';
 export type { SurrogateReplacement } from './well-formed.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
+import { steppingClock } from './chain/clock.js';
 import { MemoryStore } from './memory-store.js';
-import { storeContract } from './test-support/store-contract.js';
-import { verifyLedgerText } from './verify.js';
+import { storeContract } from './testing/store-contract.js';
+import { verifyLedgerText } from './verify/verify.js';
 
 storeContract('MemoryStore', async (clock) => new MemoryStore({ clock }));
 

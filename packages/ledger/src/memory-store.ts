@@ -1,7 +1,7 @@
 import { ToolgateError } from '@toolgate/core';
-import { type ChainHead, lineOf } from './chain.js';
-import { ChainState, type Clock, Wakeup } from './chain-state.js';
-import type { EventDraft, LedgerEvent } from './event.js';
+import { type ChainHead, lineOf } from './chain/chain.js';
+import { ChainState, type Clock, Wakeup } from './chain/chain-state.js';
+import type { EventDraft, LedgerEvent } from './chain/event.js';
 import { followEvents } from './follow.js';
 import { RunIndex, type RunSummary } from './runs.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';

@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
-import { FileStore } from './file-store.js';
+import { steppingClock } from './chain/clock.js';
+import { FileStore } from './file/file-store.js';
+import { readLedgerFile } from './file/read-file.js';
+import { tailWindowBytes } from './file/tail.js';
 import { MemoryStore } from './memory-store.js';
-import { readLedgerFile } from './read-file.js';
 import { runsOf } from './runs.js';
 import { readAll } from './store.js';
-import { tailWindowBytes } from './tail.js';
-import { temporaryFiles } from './test-support/files.js';
-import { verifyLedgerFile } from './verify.js';
+import { temporaryFiles } from './testing/files.js';
+import { verifyLedgerFile } from './verify/verify.js';
 
 const file = temporaryFiles();
 const records = 20_000;

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FileStore } from './file-store.js';
+import { FileStore } from './file/file-store.js';
 import { LedgerRecorder } from './recorder.js';
-import { temporaryFiles } from './test-support/files.js';
-import { verifyLedgerFile } from './verify.js';
+import { temporaryFiles } from './testing/files.js';
+import { verifyLedgerFile } from './verify/verify.js';
 
 const file = temporaryFiles();
 

@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { defineTool, ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { steppingClock } from './clock.js';
-import { FileStore } from './file-store.js';
-import { readLedgerFile } from './read-file.js';
+import { steppingClock } from './chain/clock.js';
+import { FileStore } from './file/file-store.js';
+import { readLedgerFile } from './file/read-file.js';
 import { LedgerRecorder } from './recorder.js';
 import { replayRegistry } from './replay/registry.js';
 import { ReplaySession } from './replay/session.js';
 import { readAll } from './store.js';
-import { temporaryFiles } from './test-support/files.js';
-import { counter, tickingClock } from './test-support/tools.js';
-import { verifyLedgerFile } from './verify.js';
+import { temporaryFiles } from './testing/files.js';
+import { counter, tickingClock } from './testing/tools.js';
+import { verifyLedgerFile } from './verify/verify.js';
 
 const file = temporaryFiles();
 

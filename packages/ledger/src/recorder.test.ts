@@ -1,11 +1,11 @@
 import { Policy, ToolGate } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from './clock.js';
+import { steppingClock } from './chain/clock.js';
 import { MemoryStore } from './memory-store.js';
 import { LedgerRecorder } from './recorder.js';
 import { readAll } from './store.js';
-import { counter, tickingClock, toolRegistry } from './test-support/tools.js';
-import { verifyLedgerText } from './verify.js';
+import { counter, tickingClock, toolRegistry } from './testing/tools.js';
+import { verifyLedgerText } from './verify/verify.js';
 
 async function setup(options: ConstructorParameters<typeof ToolGate>[1] = {}) {
   const store = new MemoryStore({ clock: steppingClock() });

@@ -10,8 +10,10 @@ import {
   ToolgateError,
   type ToolReturnedRecord,
 } from '@toolgate/core';
-import type { EventDraft, LedgerEvent } from './event.js';
+
+import type { EventDraft, LedgerEvent } from './chain/event.js';
 import type { AppendOptions, LedgerStore } from './store.js';
+
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
 /** What a {@link LedgerRecorder} is built with. */

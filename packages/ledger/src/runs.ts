@@ -1,4 +1,4 @@
-import type { LedgerEvent } from './event.js';
+import type { LedgerEvent } from './chain/event.js';
 
 /** One run of a ledger: where its events start and end, by seq and by time. */
 export interface RunSummary {

@@ -1,5 +1,5 @@
-import type { ChainHead } from './chain.js';
-import type { EventDraft, LedgerEvent } from './event.js';
+import type { ChainHead } from './chain/chain.js';
+import type { EventDraft, LedgerEvent } from './chain/event.js';
 import type { RunSummary } from './runs.js';
 
 /** Which events a read returns. Every filter is optional; events come in seq order. */

@@ -5,24 +5,23 @@
  *
  * @module
  */
-export { McpConnection, type ToolsListener } from './connection.js';
-export { fingerprint, type ToolShape } from './fingerprint.js';
+
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
-export { listToolPages, maxToolPages } from './list-tools.js';
-export { mapResult } from './map-result.js';
-export { outputSchemasNotValidated } from './output-validator.js';
-export { RemoteToolFailure, remoteToolFailure } from './remote-error.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
-export { parseServerCommands } from './server-commands.js';
-export {
-  checkServerConfig,
-  type HttpServerConfig,
-  isStdioConfig,
-  type McpServerConfig,
-  type ServerLogEntry,
-  type StdioServerConfig,
-  type SubjectMapping,
+export type {
+  HttpServerConfig,
+  McpServerConfig,
+  ServerLogEntry,
+  StdioServerConfig,
+  SubjectMapping,
 } from './server-config.js';
-export { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
-export type { WithheldTool } from './tool-list.js';
+export {
+  fingerprint,
+  outputSchemasNotValidated,
+  RemoteToolFailure,
+  type ToolChange,
+  type ToolChangeRecorder,
+  type ToolShape,
+  type WithheldTool,
+} from './tools/index.js';

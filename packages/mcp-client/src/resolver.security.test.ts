@@ -6,7 +6,7 @@ import { ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import type { MCPResolver } from './resolver.js';
 import { configFile, connectClosingAfterEach, noChildren, shifty } from './testing-fixtures/servers.js';
-import type { ToolChange } from './tool-change.js';
+import type { ToolChange } from './tools/tool-change.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const object = { type: 'object', properties: { value: { type: 'string', description: 'Any text.' } } };

@@ -6,10 +6,13 @@ import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js'
 describe('MCPResolver over a real stdio server', () => {
   const connect = connectClosingAfterEach();
 
-  it('maps structured, JSON-text, plain-text, bare and empty results to plain values', async () => {
+  it('maps structured, JSON-text, bare and empty results to plain values, and plain text to a text part', async () => {
     const resolver = await connect([fixture('faulty.mjs')]);
     expect(await resolver.call('echo', { value: 'hi' })).toEqual({ value: 'hi', calls: 1 });
-    expect(await resolver.call('plain', {})).toEqual({ text: 'just words' });
+    expect(await resolver.call('plain', {})).toEqual({
+      output: null,
+      content: [{ type: 'text', text: 'just words' }],
+    });
     expect(await resolver.call('number', {})).toEqual({ result: 42 });
     expect(await resolver.call('nothing', {})).toEqual({});
   });

@@ -9,17 +9,17 @@ import {
   type ToolOutput,
   type ToolResolver,
 } from '@toolgate/core';
-import { Approvals } from './approvals.js';
 import { firstFailure, maxParallelConnects } from './attach-all.js';
-import { McpConnection } from './connection.js';
-import { fingerprint, type ToolShape } from './fingerprint.js';
-import { capMapped, mapResult } from './map-result.js';
 import { withholdRemotePaths } from './remote-withheld.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
-import { subjectsFor } from './subjects.js';
-import { canRecordChanges, type ToolChange } from './tool-change.js';
-import { type Entry, type IndexState, indexTools } from './tool-index.js';
-import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tool-names.js';
+import { Approvals } from './tools/approvals.js';
+import { fingerprint, type ToolShape } from './tools/fingerprint.js';
+import { capMapped, mapResult } from './tools/map-result.js';
+import { subjectsFor } from './tools/subjects.js';
+import { canRecordChanges, type ToolChange } from './tools/tool-change.js';
+import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
+import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tools/tool-names.js';
+import { McpConnection } from './transport/index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {

@@ -1,7 +1,7 @@
 import { ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { connectClosingAfterEach, shifty } from './testing-fixtures/servers.js';
-import type { ToolChange } from './tool-change.js';
+import type { ToolChange } from './tools/tool-change.js';
 
 const object = { type: 'object', properties: { value: { type: 'string', description: 'Any text.' } } };
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { ToolGate } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import { FileStore } from '../file-store.js';
-import { readLedgerFile } from '../read-file.js';
+import { steppingClock } from '../chain/clock.js';
+import { FileStore } from '../file/file-store.js';
+import { readLedgerFile } from '../file/read-file.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { temporaryFiles } from '../test-support/files.js';
-import { runScenario, scenarioApprover, scenarioPolicy, scenarioRegistry } from '../test-support/scenario.js';
-import { counter } from '../test-support/tools.js';
-import { verifyLedgerFile } from '../verify.js';
+import { temporaryFiles } from '../testing/files.js';
+import { runScenario, scenarioApprover, scenarioPolicy, scenarioRegistry } from '../testing/scenario.js';
+import { counter } from '../testing/tools.js';
+import { verifyLedgerFile } from '../verify/verify.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 

@@ -1,10 +1,10 @@
 import { type CallOptions, Policy, ToolGate, type ToolGateOptions } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
+import { steppingClock } from '../chain/clock.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { counter, toolRegistry } from '../test-support/tools.js';
+import { counter, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { counter } from '../test-support/tools.js';
+import { counter } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 

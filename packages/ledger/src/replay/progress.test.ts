@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEvent } from '../event.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { ReplayProgress } from './progress.js';
 import type { RecordedCall } from './recording.js';
 

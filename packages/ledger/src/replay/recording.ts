@@ -1,6 +1,6 @@
 import type { JsonValue, ToolDescription } from '@toolgate/core';
-import { canonicalJson } from '../canonical.js';
-import type { LedgerEvent } from '../event.js';
+import { canonicalJson } from '../chain/canonical.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from '../well-formed.js';
 
 /** One recorded call: its three events, correlated by call id. */

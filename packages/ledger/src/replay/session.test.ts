@@ -1,11 +1,11 @@
 import { ToolGate, ToolgateError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { steppingClock } from '../clock.js';
-import type { LedgerEvent } from '../event.js';
+import { steppingClock } from '../chain/clock.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
-import { counter, oracle, toolRegistry } from '../test-support/tools.js';
+import { counter, oracle, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { type ReplayOptions, ReplaySession } from './session.js';
 

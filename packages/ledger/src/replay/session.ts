@@ -13,7 +13,7 @@ import type {
   ToolReturnedRecord,
 } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
-import type { LedgerEvent } from '../event.js';
+import type { LedgerEvent } from '../chain/event.js';
 import { decisionDifference, returnDifference } from './compare.js';
 import { ReplayPolicy, replayApprover } from './policy.js';
 import { ReplayProgress } from './progress.js';

@@ -1,14 +1,12 @@
 /**
- * @toolgate/ledger/testing: what tests against a real PostgreSQL share — the server to use, the
- * rule that CI never skips them, fresh ledger names, and a process without `pg`.
+ * @toolgate/ledger/testing: what tests of the ledger's sibling packages (and of a store of your own)
+ * share — the `LedgerStore` contract suite, temporary files, sample ledgers written through the real
+ * gate, recorder and file store. Runs under vitest.
  *
  * @module
  */
-export {
-  freshLedgerName,
-  freshLedgerUrl,
-  postgresSkipReason,
-  postgresUrl,
-  requirePostgresInContinuousIntegration,
-  withoutPgImport,
-} from './postgres.js';
+export { temporaryFiles } from './files.js';
+export { writeSampleLedger } from './sample.js';
+export { storeContract } from './store-contract.js';
+export { counter, oracle } from './tools.js';
+export { hostileSeed, openScenarioWriter, writeViewerLedger } from './viewer-ledger.js';

@@ -1,0 +1,8 @@
+/**
+ * Replay: a recorded run served back to a gate with every tool switched off — recorded results,
+ * decisions and durations, in strict or lenient order.
+ *
+ * @module
+ */
+export { replayRegistry } from './registry.js';
+export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './session.js';

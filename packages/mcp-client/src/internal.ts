@@ -1,0 +1,8 @@
+/**
+ * @toolgate/mcp-client/internal: what toolgate's own packages use of the client beyond its public
+ * API — mapping an MCP tool result to a gate output, as `MCPResolver` does. Not part of the public
+ * API: it changes without a major version.
+ *
+ * @module
+ */
+export { mapResult } from './tools/index.js';

@@ -1,0 +1,88 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ContentPart,
+  capOutput,
+  capToolOutput,
+  defaultMaxContentBytes,
+  isToolOutput,
+  type JsonValue,
+  type ToolOutput,
+  toJsonValue,
+  toolResult,
+} from '@toolgate/core';
+import { remoteToolFailure } from './remote-error.js';
+
+/**
+ * The value of an MCP tool result. A result whose blocks say nothing beyond its JSON maps to a plain
+ * value, as ever: `structuredContent` when it is an object and every block is a text holding JSON
+ * (the rendering of it MCP asks servers to add); one text block alone holding JSON parsed (a
+ * non-object wrapped as `{ result }`); no block, `structuredContent` or `{}`. Any other result —
+ * a lone text that is not JSON included, which is words, not a value — keeps every block, in order,
+ * as content parts: `toolResult({ output, content })`, the
+ * output being its `structuredContent` object or `null`. An `isError` result rejects with a
+ * {@link remoteToolFailure}: TOOL_FAILED naming the tool and the server, the server's own code (if
+ * any) kept as data beside it.
+ */
+export function mapResult(
+  result: CallToolResult,
+  where: { server: string; tool: string },
+): JsonValue | ToolOutput {
+  const what = `tool "${where.tool}" on MCP server "${where.server}"`;
+  if (result.isError) throw remoteToolFailure(result, where);
+  const raw = result.structuredContent;
+  const structured =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? toJsonValue(raw, `the output of ${what}`)
+      : undefined;
+  const blocks: unknown[] = Array.isArray(result.content) ? result.content : [];
+  const only = blocks.length === 1 ? (blocks[0] as { type?: unknown; text?: unknown }) : undefined;
+  const onlyText = only?.type === 'text' && typeof only.text === 'string' ? only.text : undefined;
+  if (blocks.length === 0) return structured ?? {};
+  const parsed = onlyText !== undefined && structured === undefined ? parseJson(onlyText) : undefined;
+  if (parsed !== undefined) return parsed;
+  if (structured !== undefined && blocks.every(isJsonText)) return structured;
+  // Checked (known fields only: no `annotations`, `_meta`, `icons`) and capped by the resolver.
+  return toolResult({ output: structured ?? null, content: blocks as ContentPart[] });
+}
+
+/** A text block holding JSON: a rendering of `structuredContent`, not words of its own. */
+function isJsonText(block: unknown): boolean {
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type !== 'text' || typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON a text holds, an object as itself and anything else as `{ result }`; undefined when it is not JSON. */
+function parseJson(text: string): JsonValue | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as JsonValue)
+    : { result: value as JsonValue };
+}
+
+/**
+ * A mapped result capped as the resolver returns it: a plain value at `maxOutputChars` (default
+ * 100,000), a `toolResult` part by part (texts at `maxOutputChars`, binary parts at
+ * `maxContentBytes`, default 5 MiB), the error naming `server` and `tool`.
+ */
+export function capMapped(
+  output: JsonValue | ToolOutput,
+  where: { server: string; tool: string },
+  options: { maxOutputChars?: number | undefined; maxContentBytes?: number | undefined },
+): JsonValue | ToolOutput {
+  const maxOutputChars = options.maxOutputChars ?? 100_000;
+  if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
+  const maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
+  const what = `the output of tool "${where.tool}" on MCP server "${where.server}"`;
+  return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
+}

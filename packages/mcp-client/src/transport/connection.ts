@@ -1,0 +1,297 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ToolgateError } from '@toolgate/core';
+import { type ResolvedLimits, resolveLimits } from '../limits.js';
+import { packageVersion } from '../package-version.js';
+import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import { outputSchemasNotValidated } from '../tools/output-validator.js';
+import { RefreshScheduler } from '../tools/refresh-scheduler.js';
+import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
+import { capErrorResult } from './error-text.js';
+import { NotificationGuard, TokenBucket } from './notification-guard.js';
+import { serverTransport, stdioFault } from './server-transport.js';
+import { sessionFailure } from './session-failure.js';
+import { ProcessGroupStdioTransport } from './stdio-transport.js';
+
+/**
+ * Called with a server's full tool list each time it is listed: first, on reconnect, on
+ * `list_changed`. Each tool is as the server sent it (unchecked, but within the server's limits):
+ * the listener reads it. A tool withheld for breaking a limit stands in the list as an
+ * `OverLimitTool`; `withheld` names those too.
+ */
+export type ToolsListener = (
+  tools: readonly unknown[],
+  withheld: readonly WithheldTool[],
+) => void | Promise<void>;
+
+interface Session {
+  readonly client: Client;
+  /** The SDK transport (inside the notification guard the client talks to). */
+  transport: Transport;
+  /** Why the session broke, when the transport said so (junk on stdout, a dead pipe). */
+  fault: string | undefined;
+  stderr: string;
+  closed: boolean;
+}
+
+const stderrTail = 2000;
+
+/**
+ * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
+ * the server's tools, refreshes them on `list_changed`, and maps every transport failure to a
+ * ToolgateError naming the server. A broken session is dropped (its child process stopped) and the
+ * next use reconnects.
+ *
+ * Everything the server sends is held to the server's limits (see `McpLimits`) while it is read;
+ * `list_changed` floods coalesce into at most one refresh running and one queued; other
+ * notifications are rate-limited; error text is capped.
+ */
+export class McpConnection {
+  readonly config: McpServerConfig;
+  readonly #onTools: ToolsListener;
+  #session: Promise<Session> | undefined;
+  #current: Session | undefined;
+  /** The current session once it has connected and listed its tools. */
+  #ready: Session | undefined;
+  readonly #limits: ResolvedLimits;
+  readonly #refresh: RefreshScheduler;
+  #withheld = new Map<string, string>();
+  #closed = false;
+  /** Set once a session has started; before that a failure ends the attach, so nothing reconnects. */
+  #started = false;
+
+  constructor(config: McpServerConfig, onTools: ToolsListener) {
+    this.config = config;
+    this.#onTools = onTools;
+    this.#limits = resolveLimits(config.limits);
+    this.#refresh = new RefreshScheduler(() => this.#refreshTools());
+  }
+
+  /** The limits this server is held to: its config's `limits` over the defaults. */
+  get limits(): ResolvedLimits {
+    return this.#limits;
+  }
+
+  /** Why a tool the server listed is not served (a limit it broke), or undefined. */
+  withheld(remoteName: string): string | undefined {
+    return this.#withheld.get(remoteName);
+  }
+
+  /** The server's name, as errors say it. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** The pid of the server's child process while a stdio session is open. */
+  async pid(): Promise<number | undefined> {
+    const session = await this.#session?.catch(() => undefined);
+    const transport = session?.transport;
+    return transport instanceof ProcessGroupStdioTransport ? transport.pid : undefined;
+  }
+
+  /** True while a session is open and listed and no `list_changed` refresh is pending. */
+  get open(): boolean {
+    return this.#ready !== undefined && this.#ready === this.#current && !this.#refresh.pending;
+  }
+
+  /**
+   * Opens the session (and lists tools) if none is open, and waits for the `list_changed`
+   * refreshes asked for so far (not later ones); rejects with TRANSPORT_FAILED or TIMEOUT.
+   */
+  async ready(): Promise<void> {
+    await this.#open();
+    await this.#refresh.settled();
+  }
+
+  /** Settles once the `list_changed` refreshes asked for so far have been applied (or failed). */
+  async settled(): Promise<void> {
+    await this.#refresh.settled();
+  }
+
+  /**
+   * Calls a tool by its name on the server; transport failures reject with a ToolgateError. An
+   * aborted `signal` sends `notifications/cancelled` and rejects with CANCELLED, keeping the
+   * session; `onProgress` receives the server's progress notifications for the call.
+   */
+  async call(
+    name: string,
+    parameters: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const session = this.#ready ?? (await this.#open());
+    const { signal, onProgress } = options;
+    try {
+      const result = await session.client.callTool({ name, arguments: parameters }, undefined, {
+        timeout: this.#timeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onprogress: onProgress } : {}),
+      });
+      // A fault seen before the answer (junk earlier on stdout) taints it: the stream cannot be trusted.
+      if (session.fault !== undefined) throw new Error(session.fault);
+      return capErrorResult(result as CallToolResult, this.#limits.maxErrorChars);
+    } catch (error) {
+      if (signal?.aborted) throw cancelledCall(this.name, name, signal.reason);
+      throw this.#failure(session, `a call to "${name}"`, error);
+    }
+  }
+
+  /** Ends the session and stops the child process; later calls fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    // A session still opening is ended now (its start fails), not awaited to its timeout.
+    const opening = this.#current;
+    if (opening && opening !== this.#ready) await opening.client.close().catch(() => undefined);
+    const session = await this.#session?.catch(() => undefined);
+    this.#session = undefined;
+    this.#current = undefined;
+    this.#ready = undefined;
+    if (session) await session.client.close().catch(() => undefined);
+  }
+
+  get #timeoutMs(): number {
+    return this.config.timeoutMs ?? 60_000;
+  }
+
+  #open(): Promise<Session> {
+    if (this.#closed) {
+      return Promise.reject(
+        new ToolgateError(
+          'TRANSPORT_FAILED',
+          `MCP server "${this.name}" is closed; attach it again to use it`,
+        ),
+      );
+    }
+    if (!this.#session) {
+      const opening = this.#connect();
+      this.#session = opening;
+      opening.catch(() => {
+        if (this.#session === opening) {
+          this.#session = undefined;
+          this.#current = undefined;
+          this.#ready = undefined;
+        }
+      });
+    }
+    return this.#session;
+  }
+
+  async #connect(): Promise<Session> {
+    const client = new Client(
+      { name: 'toolgate', version: packageVersion },
+      { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
+    );
+    const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
+    const transport = serverTransport(this.config, this.#limits, (fault) => {
+      session.fault ??= fault;
+      void this.#drop(session);
+    });
+    session.transport = transport;
+    const bucket = new TokenBucket(this.#limits.maxNotificationsPerSecond);
+    const guarded = new NotificationGuard(transport, bucket);
+    this.#current = session;
+    if (transport instanceof ProcessGroupStdioTransport) {
+      transport.stderr.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        session.stderr = (session.stderr + text).slice(-stderrTail);
+        if (isStdioConfig(this.config)) this.config.onStderr?.(text);
+      });
+      // Anything the stdio transport reports (junk on stdout, a dead pipe) breaks the stream.
+      guarded.onerror = (error) => {
+        session.fault ??= stdioFault(error, this.#limits);
+        void this.#drop(session);
+      };
+    }
+    client.onclose = () => {
+      session.closed = true;
+      this.#forget(session);
+    };
+    try {
+      await client.connect(guarded, { timeout: this.#timeoutMs });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
+      const onLog = this.config.onLog;
+      if (onLog) {
+        client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
+          onLog({
+            server: this.name,
+            level: params.level,
+            ...(params.logger === undefined ? {} : { logger: params.logger }),
+            data: params.data,
+            dropped: bucket.takeDropped(),
+          }),
+        );
+      }
+      await this.#list(session);
+      if (this.#current === session) this.#ready = session;
+      this.#started = true;
+    } catch (error) {
+      await this.#drop(session);
+      throw this.#failure(session, 'starting it', error);
+    }
+    return session;
+  }
+
+  /** Lists the tools again after `list_changed`; on failure the last good list stays served and the session is dropped. */
+  async #refreshTools(): Promise<void> {
+    const session = await this.#session?.catch(() => undefined);
+    if (!session || session !== this.#current || session.closed) return;
+    try {
+      await this.#list(session);
+    } catch (error) {
+      const failure = this.#failure(session, 'listing its tools again', error);
+      session.fault ??= failure.message;
+      await this.#drop(session);
+    }
+  }
+
+  async #list(session: Session): Promise<void> {
+    const collector = new ToolListCollector(this.name, this.#limits);
+    // Not client.listTools: it compiles every output schema the server sends (unbounded work).
+    await listToolPages(session.client, this.name, this.#timeoutMs, (page) => collector.add(page));
+    if (session !== this.#current) return; // a newer session lists for itself
+    this.#withheld = new Map(collector.withheld.map((tool) => [tool.remoteName, tool.reason]));
+    await this.#onTools(collector.tools, collector.withheld);
+  }
+
+  #failure(session: Session, during: string, error: unknown): ToolgateError {
+    const { failure, drop } = sessionFailure(this.name, session, during, error, {
+      started: this.#started,
+      timeoutMs: this.#timeoutMs,
+      maxErrorChars: this.#limits.maxErrorChars,
+    });
+    if (drop) void this.#drop(session);
+    return failure;
+  }
+
+  #forget(session: Session): void {
+    if (this.#current === session) {
+      this.#current = undefined;
+      this.#ready = undefined;
+      this.#session = undefined;
+    }
+  }
+
+  async #drop(session: Session): Promise<void> {
+    this.#forget(session);
+    await session.client.close().catch(() => undefined);
+  }
+}
+
+/** What {@link McpConnection.call} may be given. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** The caller's own reason when it is a ToolgateError (CANCELLED, TIMEOUT), else CANCELLED. */
+function cancelledCall(server: string, tool: string, reason: unknown): ToolgateError {
+  if (ToolgateError.is(reason)) return reason;
+  return new ToolgateError(
+    'CANCELLED',
+    `the call to "${tool}" on MCP server "${server}" was cancelled by its caller; the server was told to stop`,
+  );
+}

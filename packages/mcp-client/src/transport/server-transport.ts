@@ -1,0 +1,60 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { messageOf } from '@toolgate/core';
+import { formatBytes, type ResolvedLimits } from '../limits.js';
+import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import { capErrorText } from './error-text.js';
+import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
+import { ProcessGroupStdioTransport } from './stdio-transport.js';
+
+/**
+ * The SDK transport to one server, held to its limits: over stdio, a child in its own process group
+ * (killed on close and on timeout, its children with it) whose stdout lines may not pass
+ * `maxMessageBytes`; over HTTP, a fetch that cuts off an oversized message or batch unread and
+ * tells `onFault` why (the session is then to be dropped).
+ */
+export function serverTransport(
+  config: McpServerConfig,
+  limits: ResolvedLimits,
+  onFault: (fault: string) => void,
+): Transport {
+  if (isStdioConfig(config)) {
+    return new ProcessGroupStdioTransport({
+      command: config.command,
+      args: config.args ?? [],
+      ...(config.env ? { env: config.env } : {}),
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      // The stream is refused once one line (with the rest of the chunk being read) passes this.
+      maxBufferSize: limits.maxMessageBytes,
+    });
+  }
+  const headers = config.headers;
+  const fetch = limitedFetch(limits, (error) => {
+    onFault(
+      error instanceof BatchTooLarge
+        ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
+            'raise the limit in its config if this server is trusted to send more'
+        : oversizeFault(limits),
+    );
+  });
+  return new StreamableHTTPClientTransport(new URL(config.url), {
+    ...(headers ? { requestInit: { headers } } : {}),
+    fetch,
+  });
+}
+
+/** Why a stdio stream broke, from the error its transport reported: too large, not JSON-RPC, or its own words. */
+export function stdioFault(error: Error, limits: ResolvedLimits): string {
+  if (/^ReadBuffer exceeded maximum size/.test(error.message)) return oversizeFault(limits);
+  const junk = error instanceof SyntaxError || error.name === 'ZodError';
+  return junk
+    ? `it wrote a line that is not JSON-RPC to stdout (${capErrorText(messageOf(error), 500)})`
+    : messageOf(error);
+}
+
+function oversizeFault(limits: ResolvedLimits): string {
+  return (
+    `it sent a message larger than ${formatBytes(limits.maxMessageBytes)} (limits.maxMessageBytes), ` +
+    'so it was cut off unread; raise the limit in its config if this server is trusted to send more'
+  );
+}
