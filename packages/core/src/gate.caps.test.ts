@@ -35,13 +35,13 @@ const registry = new ToolRegistry()
     }),
   );
 
-const agent = new ToolGate(registry, { maxOutputChars: 100_000, maxErrorChars: 10_000 }).forAgent({
+const agent = new ToolGate(registry, { limits: { outputChars: 100_000, errorChars: 10_000 } }).forAgent({
   name: 'a',
   tools: ['quotes', 'echo_fail', 'throw_plain'],
 });
 
 describe('the gate caps what it returns', () => {
-  it('returns at most maxOutputChars of JSON for an output of quotes (not 2× from escaping)', async () => {
+  it('returns at most limits.outputChars of JSON for an output of quotes (not 2× from escaping)', async () => {
     const result = await agent.callTool('quotes', { count: 300_000 });
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
     expect(JSON.stringify((result as { output: unknown }).output).length).toBeLessThanOrEqual(100_000);
@@ -61,7 +61,7 @@ describe('the gate caps what it returns', () => {
   });
 
   it('caps error messages at 10,000 characters by default, apart from the output cap', async () => {
-    const gate = new ToolGate(registry, { maxOutputChars: 50 });
+    const gate = new ToolGate(registry, { limits: { outputChars: 50 } });
     const result = await gate.forAgent({ name: 'a', tools: ['echo_fail'] }).callTool('echo_fail', {
       command: 'x'.repeat(20_000),
     });

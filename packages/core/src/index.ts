@@ -36,8 +36,8 @@ export {
   type ToolgateErrorCode,
   toolgateErrorCodes,
 } from './errors.js';
-export { ToolGate } from './gate.js';
-export type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
+export { type GateCallOptions, ToolGate, type ToolRequest } from './gate.js';
+export type { ApprovalRequest, Approver, ApproverAnswer, ToolGateOptions } from './gate-options.js';
 export {
   capJsonText,
   capOutput,
@@ -49,17 +49,21 @@ export {
   truncationMarker,
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
-export { type Grant, type Manifest, manifestSchema, parseManifest } from './manifest.js';
+export { type Manifest, manifestSchema, parseManifest } from './manifest.js';
+export { defaultLimits, type Limits } from './pipeline/cap.js';
+export type { Answer, AnswerSource } from './pipeline/decide.js';
+export { exactGrant, type Grant, patternGrant } from './pipeline/grant.js';
 export { plainSchema } from './plain-schema.js';
 export {
   type Decision,
-  Policy,
+  type Policy,
   type PolicyDocument,
   type PolicyRequest,
   type PolicyRule,
   type PolicySubject,
   type PolicyVerdict,
   policies,
+  RulePolicy,
 } from './policy.js';
 export { parsePolicy, parsePolicyText, policyDocumentSchema } from './policy-document.js';
 export { promptDescription, promptText, promptTextLimits } from './prompt-text.js';

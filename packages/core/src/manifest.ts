@@ -31,12 +31,6 @@ export const manifestSchema = z.strictObject({
 /** An agent's manifest: who it is and which tools it is granted. */
 export type Manifest = z.output<typeof manifestSchema>;
 
-/** The part of a manifest the grant check reads. */
-export interface Grant {
-  readonly name: string;
-  readonly tools: readonly string[];
-}
-
 /**
  * Validates an agent manifest. A bad field is an INVALID_DEFINITION error that names the field.
  *

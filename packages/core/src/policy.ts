@@ -72,14 +72,23 @@ export interface PolicyVerdict {
 }
 
 /**
- * Decides allow / deny / ask for a call. When several rules match, the strictest wins
- * (deny > ask > allow). Build one from data with {@link parsePolicy} or take a preset from
- * {@link policies}.
+ * Decides allow / deny / ask for a call, as data: the decision, the rule that decided (absent when
+ * a default did) and the reason. The gate's decide station asks it once per call. Rules as data
+ * are {@link RulePolicy}; a policy that delegates (the gateway's, following its reloaded config)
+ * is any object with `decide`.
+ */
+export interface Policy {
+  decide(request: PolicyRequest): PolicyVerdict;
+}
+
+/**
+ * A policy of rules: when several rules match, the strictest wins (deny > ask > allow). Build one
+ * from data with {@link parsePolicy} or take a preset from {@link policies}.
  *
  * @example
- * const policy = new Policy({ rules: [{ tools: ['read_file'], paths: ['src/**'], decision: 'allow' }] });
+ * const policy = new RulePolicy({ rules: [{ tools: ['read_file'], paths: ['src/**'], decision: 'allow' }] });
  */
-export class Policy {
+export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
   readonly #rules: CompiledRule[];
   readonly #fallback: PolicyVerdict;
@@ -152,16 +161,16 @@ const readTools = ['read_file', 'list_dir', 'glob', 'search_files', 'oracle'];
 /** Ready-made policies. */
 export const policies = {
   /** Allows every granted call. The grant is still the boundary. */
-  allowAll: (): Policy => new Policy({ default: 'allow', rules: [] }),
+  allowAll: (): RulePolicy => new RulePolicy({ default: 'allow', rules: [] }),
   /** Allows the read-only built-ins; denies everything else. */
-  readOnly: (): Policy =>
-    new Policy({
+  readOnly: (): RulePolicy =>
+    new RulePolicy({
       default: 'deny',
       rules: [{ tools: readTools, decision: 'allow', reason: 'reads are allowed' }],
     }),
   /** Allows reading and writing files; asks for everything else (shell, fetch, remote tools). */
-  workspace: (): Policy =>
-    new Policy({
+  workspace: (): RulePolicy =>
+    new RulePolicy({
       default: 'ask',
       rules: [{ tools: [...readTools, 'write_file'], decision: 'allow', reason: 'file access is allowed' }],
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { checkTimeout } from './call-run.js';
 import type { ToolContext } from './context.js';
+import { checkTimeout } from './deadlines.js';
 import { messageOf, ToolgateError } from './errors.js';
 import { plainSchema } from './plain-schema.js';
 import type { PolicySubject } from './policy.js';
@@ -132,6 +132,7 @@ function standaloneContext(): ToolContext {
     signal: new AbortController().signal,
     callId: crypto.randomUUID(),
     agent: '',
+    deadline: Number.POSITIVE_INFINITY,
     reportProgress() {},
   };
 }

@@ -1,4 +1,4 @@
-import { Policy, ToolGate } from '@toolgate/core';
+import { RulePolicy, ToolGate } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
@@ -60,7 +60,7 @@ describe('LedgerRecorder', () => {
 
   it('records a denial: the decision, then the permission-denied result', async () => {
     const { store, teller } = await setup({
-      policy: new Policy({ rules: [{ tools: ['oracle'], decision: 'deny', reason: 'no omens today' }] }),
+      policy: new RulePolicy({ rules: [{ tools: ['oracle'], decision: 'deny', reason: 'no omens today' }] }),
     });
     await teller.callTool('oracle', { seed: 'x' });
     const kinds = (await readAll(store.read())).map((event) => [

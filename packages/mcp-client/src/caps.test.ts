@@ -9,7 +9,7 @@ describe('remote output caps through a real stdio server, the resolver and the g
 
   it('returns one wrapper within the cap, not a wrapper inside a wrapper', async () => {
     const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 1000 });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 1000 });
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 1000 } });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
     const output = (result as unknown as { output: Capped }).output;
@@ -22,7 +22,7 @@ describe('remote output caps through a real stdio server, the resolver and the g
 
   it('cuts an already capped remote output further when the gate cap is smaller', async () => {
     const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 3000 });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 500 });
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 500 } });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
     const output = (result as unknown as { output: Capped }).output;
     expect(Object.keys(output).sort()).toEqual(['omittedChars', 'text', 'truncated']);

@@ -103,7 +103,7 @@ describe('content blocks of a remote result (a real SDK server over stdio, the r
     const resolver = await connect([snapshotServer({ snapshot: { content: [blocks[1]] } })], {
       maxOutputChars: 100,
     });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 100 });
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 100 } });
     const result = await gate.forAgent({ name: 'a', tools: ['snapshot'] }).callTool('snapshot', {});
     expect(result).toEqual({
       callId: expect.any(String),

@@ -1,4 +1,4 @@
-import { type Approver, Policy, type PolicyRequest, type PolicyVerdict } from '@toolgate/core';
+import type { Approver, Policy, PolicyRequest, PolicyVerdict } from '@toolgate/core';
 import type { RecordedCall } from './recording.js';
 
 type Lookup = (request: PolicyRequest) => RecordedCall | undefined;
@@ -17,15 +17,14 @@ const approverFailed = /^([\s\S]*); the approver failed \(([\s\S]*)\), so it is 
  * Decides each replayed call as the recording says it was decided, so a replay needs neither the
  * original policy nor the tools that told it what a call touches.
  */
-export class ReplayPolicy extends Policy {
+export class ReplayPolicy implements Policy {
   readonly #lookup: Lookup;
 
   constructor(lookup: Lookup) {
-    super({ default: 'allow', rules: [] });
     this.#lookup = lookup;
   }
 
-  override decide(request: PolicyRequest): PolicyVerdict {
+  decide(request: PolicyRequest): PolicyVerdict {
     const decided = this.#lookup(request)?.decided?.payload as Decided | undefined;
     if (!decided) return { decision: 'allow', reason: 'replayed call with no recorded decision' };
     const rule = decided.rule === undefined ? {} : { rule: decided.rule };

@@ -114,9 +114,12 @@ export class ReplaySession implements ToolResolver {
     return {
       policy: this.policy,
       ...(this.approver ? { approver: this.approver } : {}),
-      maxOutputChars: Number.POSITIVE_INFINITY,
-      maxContentBytes: Number.POSITIVE_INFINITY,
       ...options,
+      limits: {
+        ...options.limits,
+        outputChars: Number.POSITIVE_INFINITY,
+        contentBytes: Number.POSITIVE_INFINITY,
+      },
       durationOf: (callId) => this.recordedDuration(callId),
       recorder: this.observe(options.recorder),
     };
