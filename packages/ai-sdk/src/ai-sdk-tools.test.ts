@@ -135,7 +135,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     expect(trace.events).toEqual(['start hi', 'end hi']);
     const decided = (await events()).find((event) => event.kind === 'policy.decided')!;
     expect(decided.payload).toMatchObject({
-      verdict: 'ask',
+      verdict: { decision: 'ask' },
       decision: 'allow',
       reason: 'notes need a person; approved by ai-sdk tool approval: looks fine',
     });

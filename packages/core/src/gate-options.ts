@@ -1,4 +1,5 @@
 import type { Limits } from './pipeline/cap.js';
+import type { Recording } from './pipeline/recording.js';
 import type { Policy, PolicyRequest } from './policy.js';
 import type { Recorder } from './recorder.js';
 
@@ -50,8 +51,8 @@ export interface ToolGateOptions {
    */
   clock?: () => number;
   /**
-   * Says how long a call took instead of the clock, when it returns a number: a replay answers with
-   * the recorded duration. Asked once per call, as it ends.
+   * A recorded run to replay (the gate's one replay seam): it supplies each call's verdict and
+   * answer, output and duration in place of policy, the approver, the tool and the clock.
    */
-  durationOf?: (callId: string) => number | undefined;
+  recording?: Recording;
 }

@@ -97,7 +97,7 @@ describe('AgentHandle.callTool', () => {
     });
     expect(records.map((entry) => entry.method)).toEqual(['toolCalled', 'policyDecided', 'toolReturned']);
     expect(records.every((entry) => entry.record.callId === 'call-0')).toBe(true);
-    expect(records[1]!.record).toMatchObject({ verdict: 'allow', decision: 'allow' });
+    expect(records[1]!.record).toMatchObject({ verdict: { decision: 'allow' }, decision: 'allow' });
     expect(records[2]!.record).toMatchObject({ isError: false, durationMs: 7 });
   });
 

@@ -7,7 +7,7 @@ import type { Approver, ToolGateOptions } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import { type Admitted, admit } from './pipeline/admit.js';
 import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
-import { type Decided, decide, decisionSentence } from './pipeline/decide.js';
+import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
 import { dispatch } from './pipeline/dispatch.js';
 import type { Grant } from './pipeline/grant.js';
 import {
@@ -17,6 +17,7 @@ import {
   recordDecided,
   recordReturned,
 } from './pipeline/record.js';
+import type { Recording } from './pipeline/recording.js';
 import { subjectOf } from './pipeline/subject.js';
 import { type Policy, type PolicyRequest, type PolicySubject, policies } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
@@ -68,7 +69,8 @@ export class ToolGate {
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
-  readonly #durationOf: ((callId: string) => number | undefined) | undefined;
+  readonly #recording: Recording | undefined;
+  readonly #replayLimits: Limits;
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
@@ -80,7 +82,9 @@ export class ToolGate {
     this.timeoutMs =
       options.timeoutMs === undefined ? 600_000 : checkTimeout(options.timeoutMs, 'the gate option');
     this.#clock = options.clock ?? (() => performance.now());
-    this.#durationOf = options.durationOf;
+    this.#recording = options.recording;
+    // recorded outputs were capped when they were recorded; errors are capped again, the same way
+    this.#replayLimits = { ...this.limits, outputChars: Infinity, contentBytes: Infinity };
   }
 
   /** A handle bound to one agent's manifest (validated here). */
@@ -122,19 +126,21 @@ export class ToolGate {
     const called = recordCalled(call, run.parameters);
     if (called instanceof Promise) await called;
 
-    let admitted: Admitted;
+    let assessed: Assessed;
     let decided: Decided;
     try {
       const pending = this.#assess(grant, run.tool, run.parameters);
-      const assessed = pending instanceof Promise ? await pending : pending;
-      admitted = assessed.admitted;
-      const deciding = decide({
-        policy: this.policy,
-        request: assessed.request,
-        callId: call.callId,
-        approver: options.approver ?? this.#approver,
-        decision: options.decision,
-      });
+      assessed = pending instanceof Promise ? await pending : pending;
+      const recording = this.#recording;
+      const deciding = recording
+        ? decidedOf(recording.decision({ callId: call.callId, request: assessed.request }))
+        : decide({
+            policy: this.policy,
+            request: assessed.request,
+            callId: call.callId,
+            approver: options.approver ?? this.#approver,
+            decision: options.decision,
+          });
       decided = deciding instanceof Promise ? await deciding : deciding;
     } catch (error) {
       return this.#finish({ call, started, outcome: { error } });
@@ -148,7 +154,12 @@ export class ToolGate {
 
     let outcome: Outcome;
     try {
-      const { resolved, parameters } = admitted;
+      if (this.#recording) {
+        const query = { callId: call.callId, request: assessed.request };
+        outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
+        return this.#finish({ call, started, outcome });
+      }
+      const { resolved, parameters } = assessed.admitted;
       // fields named, not spread: spreading an object that holds an AbortSignal costs microseconds
       const pending = dispatch(resolved, parameters, {
         signal: options.signal,
@@ -179,7 +190,9 @@ export class ToolGate {
     try {
       const pending = this.#assess(grant, name, parameters);
       const { request } = pending instanceof Promise ? await pending : pending;
-      const verdict = this.policy.decide(request);
+      const verdict = this.#recording
+        ? this.#recording.decision({ request }).verdict
+        : this.policy.decide(request);
       if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
       if (verdict.decision === 'ask') return { status: 'ask', tool, reason: verdict.reason, request };
       const error = denied(grant.agent, tool, verdict.reason);
@@ -197,7 +210,7 @@ export class ToolGate {
   }
 
   #finish({ call, started, outcome }: Finish): ToolResult | Promise<ToolResult> {
-    const durationMs = this.#durationOf?.(call.callId) ?? this.#clock() - started;
+    const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - started;
     const { callId, tool } = call;
     const ending: Ending =
       'output' in outcome

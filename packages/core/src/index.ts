@@ -51,8 +51,9 @@ export {
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { type Manifest, manifestSchema, parseManifest } from './manifest.js';
 export { defaultLimits, type Limits } from './pipeline/cap.js';
-export type { Answer, AnswerSource } from './pipeline/decide.js';
+export { type Answer, type AnswerSource, decisionSentence } from './pipeline/decide.js';
 export { exactGrant, type Grant, patternGrant } from './pipeline/grant.js';
+export type { Recording, RecordingQuery } from './pipeline/recording.js';
 export { plainSchema } from './plain-schema.js';
 export {
   type Decision,

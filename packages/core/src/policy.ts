@@ -64,10 +64,13 @@ export interface PolicyRequest {
   subject?: PolicySubject;
 }
 
-/** Policy's answer, with the rule that decided (absent when the default decided). */
+/** Policy's answer, as data: the decision, the rule that decided (absent when a default did), and why. */
 export interface PolicyVerdict {
   decision: Decision;
+  /** The index of the rule that decided; absent when the default decided. */
   rule?: number;
+  /** Which layer of a layered policy decided (e.g. `org`, `project`), when the policy has layers. */
+  layer?: string;
   reason: string;
 }
 

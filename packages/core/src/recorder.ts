@@ -1,7 +1,8 @@
 import type { ContentPart } from './content.js';
 import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
-import type { Decision } from './policy.js';
+import type { Answer } from './pipeline/decide.js';
+import type { PolicyVerdict } from './policy.js';
 import type { JsonSchema } from './tool.js';
 
 /** A call as the gate received it, before any check. */
@@ -12,17 +13,23 @@ export interface ToolCalledRecord {
   parameters: JsonValue;
 }
 
-/** The policy decision on a call (after an approver, when policy said `ask`). */
+/**
+ * The policy decision on a call, as data: policy's verdict, the answer to an `ask` (who answered,
+ * whether they approved, by whom, why), and what happened. `reason` is the same decision in words,
+ * derived from the data for people (the ledger's `show`, the viewer); no code reads it back.
+ */
 export interface PolicyDecidedRecord {
   callId: string;
   agent: string;
   tool: string;
-  /** What policy said. */
-  verdict: Decision;
   /** What happened: `allow` runs the call, `deny` refuses it. */
   decision: 'allow' | 'deny';
+  /** What policy said: its decision, the rule (and layer) that decided, and why. */
+  verdict: PolicyVerdict;
+  /** Who answered policy's `ask`, and how; absent when policy said allow or deny. */
+  answer?: Answer;
+  /** The decision in words ({@link decisionSentence} of `verdict` and `answer`). */
   reason: string;
-  rule?: number;
 }
 
 /** A failure, as data a model can read. */

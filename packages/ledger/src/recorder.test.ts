@@ -33,7 +33,13 @@ describe('LedgerRecorder', () => {
     ]);
     expect(events.map((event) => event.payload)).toEqual([
       { callId: 'call-1', tool: 'oracle', parameters: { seed: 'moss' } },
-      { callId: 'call-1', tool: 'oracle', verdict: 'allow', decision: 'allow', reason: expect.any(String) },
+      {
+        callId: 'call-1',
+        tool: 'oracle',
+        decision: 'allow',
+        verdict: { decision: 'allow', reason: expect.any(String) },
+        reason: expect.any(String),
+      },
       {
         callId: 'call-1',
         tool: 'oracle',

@@ -96,9 +96,10 @@ export class LedgerRecorder implements Recorder {
   }
 
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
-    const { callId, tool, verdict, decision, reason, rule } = record;
-    const payload: JsonObject = { callId, tool, verdict, decision, reason };
-    if (rule !== undefined) payload.rule = rule;
+    const { callId, tool, decision, verdict, answer, reason } = record;
+    const payload: JsonObject = { callId, tool, decision, verdict: { ...verdict } };
+    if (answer !== undefined) payload.answer = { ...answer };
+    payload.reason = reason;
     await this.#call('policy.decided', record, payload);
   }
 

@@ -57,6 +57,13 @@ export function decide(options: DecideOptions): Decided | Promise<Decided> {
   );
 }
 
+/** A decision given as data (a recording's): whether the call runs follows from the verdict and the answer. */
+export function decidedOf(given: Pick<Decided, 'verdict' | 'answer'>): Decided {
+  const { verdict, answer } = given;
+  const allowed = verdict.decision === 'allow' || (verdict.decision === 'ask' && answer?.approved === true);
+  return answer === undefined ? { verdict, allowed } : { verdict, answer, allowed };
+}
+
 function callerAnswer(decision: ExternalDecision): Answer {
   const by = typeof decision.by === 'string' && decision.by !== '' ? decision.by : 'an unnamed caller';
   const answer: Answer = { from: 'caller', approved: decision.approved === true, by };

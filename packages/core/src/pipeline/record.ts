@@ -39,10 +39,10 @@ export function recordDecided(call: RecordedCall, decided: Decided): void | Prom
     callId: call.callId,
     agent: call.agent,
     tool: call.tool,
-    verdict: verdict.decision,
     decision: decided.allowed ? 'allow' : 'deny',
+    verdict,
+    ...(answer === undefined ? {} : { answer }),
     reason: decisionSentence(verdict, answer),
-    ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
   };
   return call.recorder.policyDecided(record);
 }
