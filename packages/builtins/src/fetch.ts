@@ -1,7 +1,7 @@
 import { defineTool, type PolicySubject, ToolgateError } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capField, defaultCaps, type OutputCaps } from './caps.js';
+import { capField, defaultFieldLimits, type FieldLimits } from './caps.js';
 
 /**
  * The host policy matches for a URL: WHATWG-parsed (so `2130706433` is `127.0.0.1`), lower-cased,
@@ -32,7 +32,10 @@ function isSafeMethod(method: string | undefined): boolean {
  * an HTTP(S) request under the environment's network rules, the body capped. Parallel-safe for
  * GET and HEAD only: a request that may change something never runs beside another call.
  */
-export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps) {
+export function fetchTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxFieldChars'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'fetch',
     description: 'Make an HTTP or HTTPS request and return the status, headers and body text (capped).',
@@ -56,7 +59,7 @@ export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxO
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
-        body: capField(response.body, caps.maxOutputChars, response.omittedBytes),
+        body: capField(response.body, caps.maxFieldChars, response.omittedBytes),
         redirects: response.redirects,
       };
     },

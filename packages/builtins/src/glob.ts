@@ -1,11 +1,14 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { patternSubject } from './path-subject.js';
 
 /** `glob { pattern }` → `{ paths, truncated? }`: workspace files matching a glob. Read-only, parallel-safe. */
-export function globTool(environment: Environment, caps: Pick<OutputCaps, 'maxEntries'> = defaultCaps) {
+export function globTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxEntries'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'glob',
     description:

@@ -5,7 +5,7 @@
  * @module
  */
 export { type BuiltinToolsOptions, builtinTools } from './builtin-tools.js';
-export { defaultCaps, type OutputCaps } from './caps.js';
+export { defaultFieldLimits, type FieldLimits } from './caps.js';
 export { commandSubject, unsafeTokenPrefix } from './command-subject.js';
 export { fetchTool, hostSubject } from './fetch.js';
 export { globTool } from './glob.js';

@@ -1,11 +1,14 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { pathSubject } from './path-subject.js';
 
 /** `list_dir { path? }` → `{ path, entries: [{ name, type }], truncated? }`. Read-only, parallel-safe. */
-export function listDirTool(environment: Environment, caps: Pick<OutputCaps, 'maxEntries'> = defaultCaps) {
+export function listDirTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxEntries'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'list_dir',
     description:

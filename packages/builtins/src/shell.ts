@@ -1,11 +1,11 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capField, type OutputCaps } from './caps.js';
+import { capField, type FieldLimits } from './caps.js';
 import { commandSubject } from './command-subject.js';
 
 /** What the shell tool adds to the caps: its default and longest timeouts. */
-export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
+export interface ShellOptions extends Pick<FieldLimits, 'maxFieldChars'> {
   /** Default 30,000 ms. */
   shellTimeoutMs: number;
   /** The longest timeout a model may ask for. Default 300,000 ms. */
@@ -49,8 +49,8 @@ export function shellTool(environment: Environment, options: ShellOptions) {
         exitCode: result.exitCode,
         signal: result.signal,
         timedOut: result.timedOut,
-        stdout: capField(result.stdout, options.maxOutputChars, result.stdoutOmittedBytes),
-        stderr: capField(result.stderr, options.maxOutputChars, result.stderrOmittedBytes),
+        stdout: capField(result.stdout, options.maxFieldChars, result.stdoutOmittedBytes),
+        stderr: capField(result.stderr, options.maxFieldChars, result.stderrOmittedBytes),
       };
     },
   });

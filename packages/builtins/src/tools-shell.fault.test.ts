@@ -37,7 +37,7 @@ describe('shell tool faults', () => {
       new LocalEnvironment({ root: world.root, maxOutputBytes: 10_000 }),
       undefined,
       {
-        maxOutputChars: 50,
+        maxFieldChars: 50,
       },
     );
     const { stdout } = outputOf(await agent.callTool('shell', { command: 'yes | head -c 2000000' }));

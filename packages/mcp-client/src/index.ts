@@ -8,7 +8,7 @@
 export { McpConnection, type ToolsListener } from './connection.js';
 export { fingerprint, type ToolShape } from './fingerprint.js';
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
-export { defaultLimits, type McpLimits, type ResolvedLimits } from './limits.js';
+export { defaultLimits, type ResolvedLimits, type WireLimits } from './limits.js';
 export { listToolPages, maxToolPages } from './list-tools.js';
 export { mapResult } from './map-result.js';
 export { outputSchemasNotValidated } from './output-validator.js';

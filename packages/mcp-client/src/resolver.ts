@@ -12,7 +12,7 @@ import {
 import { Approvals } from './approvals.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';
-import { capMapped, mapResult } from './map-result.js';
+import { checkMapped, mapResult } from './map-result.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
 import { canRecordChanges, type ToolChange } from './tool-change.js';
@@ -21,13 +21,6 @@ import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tool-n
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
-  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
-  maxOutputChars?: number;
-  /**
-   * The cap on one binary content part (image, audio, embedded blob) of a result, in decoded bytes;
-   * a part over it is replaced by a text part saying what was omitted. Default 5 MiB.
-   */
-  maxContentBytes?: number;
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
@@ -202,10 +195,14 @@ export class MCPResolver implements ToolResolver {
     const result = await entry.connection.call(
       entry.remoteName,
       parameters,
-      context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
+      context && {
+        signal: context.signal,
+        deadline: context.deadline,
+        onProgress: (progress) => context.reportProgress(progress),
+      },
     );
     const where = { server: entry.connection.name, tool: name };
-    return capMapped(mapResult(result, where), where, this.#options);
+    return checkMapped(mapResult(result, where), where);
   }
 
   /**

@@ -112,7 +112,7 @@ describe("toolgate-mcp's own tools over MCP get the subjects they have in-proces
       expect(await resolver.subject('read_file', { path })).toEqual(await local.policySubject!({ path }));
     }
     const shell = shellTool(new LocalEnvironment({ root: ws }), {
-      maxOutputChars: 1000,
+      maxFieldChars: 1000,
       shellTimeoutMs: 1000,
       maxShellTimeoutMs: 1000,
     });
