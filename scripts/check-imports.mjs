@@ -108,7 +108,7 @@ for (const [name, permitted] of Object.entries(allowed)) {
       const base = `${scope}/${pkg}`;
       if (base === `@toolgate/${name}` && !isTest(file))
         problems.push(`${where}: imports its own package by name (${specifier})`);
-      if (scope === '@toolgate' && rest.length > 0 && rest.join('/') !== 'testing')
+      if (scope === '@toolgate' && rest.length > 0 && !['testing', 'internal'].includes(rest.join('/')))
         problems.push(`${where}: reaches into ${base} (${specifier}); import its public entry`);
       if (rest.join('/') === 'testing' && !isTest(file))
         problems.push(`${where}: imports ${specifier} outside a test`);

@@ -1,5 +1,6 @@
-import type { AgentHandle, JsonObject, Manifest, ToolResult } from '@toolgate/core';
+import type { AgentHandle, Manifest, ToolResult } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
+import type { JsonObject } from '@toolgate/core/internal';
 import type { LedgerEvent } from '@toolgate/ledger';
 import type { Model } from './model.js';
 

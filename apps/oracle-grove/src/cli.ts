@@ -13,7 +13,8 @@
  * stdout (`pnpm demo | head`) stops the run cleanly: the ledger is finished and released, exit 0.
  */
 import { parseArgs } from 'node:util';
-import { joinDashValues, messageOf, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { joinDashValues, messageOf } from '@toolgate/core/internal';
 import { runDemo } from './demo.js';
 import { painterFor, renderEvent, renderSummary } from './render.js';
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
-  messageOf,
   type Recorder,
   ToolGate,
   type ToolGateOptions,
   ToolgateError,
   type ToolRegistry,
 } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { type LedgerEvent, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { type AgentAction, handlers, textOf } from './agents.js';
 import type { LoadedConfig } from './config.js';

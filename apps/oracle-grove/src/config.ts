@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { type Manifest, manifestSchema, ToolgateError } from '@toolgate/core';
+import { type Manifest, ToolgateError } from '@toolgate/core';
+import { manifestSchema } from '@toolgate/core/internal';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import { capJsonText, truncationMarker } from '@toolgate/core';
+import { capJsonText, truncationMarker } from '@toolgate/core/internal';
 
 /**
  * The bounds each built-in tool keeps on the fields it builds (one text field, a list of matches);

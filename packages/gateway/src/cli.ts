@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { messageOf, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { serveStdio } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';

@@ -3,7 +3,6 @@ import {
   type Approver,
   type CallOptions,
   type Grant,
-  messageOf,
   patternGrant,
   type ToolDescription,
   ToolGate,
@@ -11,6 +10,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
 import type { GatewayClient, GatewayConfig } from './config-load.js';

@@ -2,14 +2,12 @@ import {
   exactGrant,
   type Grant,
   type JsonValue,
-  type PolicyDecidedRecord,
   type Recorder,
-  type ToolCalledRecord,
   ToolGate,
   ToolgateError,
   type ToolResult,
-  type ToolReturnedRecord,
 } from '@toolgate/core';
+import type { PolicyDecidedRecord, ToolCalledRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import {
   FileStore,
   isPostgresUrl,

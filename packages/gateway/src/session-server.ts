@@ -7,7 +7,8 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
-import { messageOf, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
 import { toCallToolResult } from './result.js';

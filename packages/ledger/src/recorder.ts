@@ -1,15 +1,12 @@
-import {
-  type AgentDerivedRecord,
-  type JsonObject,
-  type JsonValue,
-  type PolicyDecidedRecord,
-  type Recorder,
-  type ToolCalledRecord,
-  type ToolChangedRecord,
-  type ToolDescription,
-  ToolgateError,
-  type ToolReturnedRecord,
-} from '@toolgate/core';
+import { type JsonValue, type Recorder, type ToolDescription, ToolgateError } from '@toolgate/core';
+import type {
+  AgentDerivedRecord,
+  JsonObject,
+  PolicyDecidedRecord,
+  ToolCalledRecord,
+  ToolChangedRecord,
+  ToolReturnedRecord,
+} from '@toolgate/core/internal';
 import type { EventDraft, LedgerEvent } from './event.js';
 import type { LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';

@@ -1,13 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type ContentPart,
-  checkToolOutput,
-  isToolOutput,
-  type JsonValue,
-  type ToolOutput,
-  toJsonValue,
-  toolResult,
-} from '@toolgate/core';
+import { type ContentPart, type JsonValue, type ToolOutput, toolResult } from '@toolgate/core';
+import { checkToolOutput, isToolOutput, toJsonValue } from '@toolgate/core/internal';
 import { remoteToolFailure } from './remote-error.js';
 
 /**

@@ -1,11 +1,6 @@
 import { drawOmen, oracleTool } from '@toolgate/builtins';
-import {
-  RulePolicy,
-  type ToolCalledRecord,
-  ToolGate,
-  ToolRegistry,
-  type ToolReturnedRecord,
-} from '@toolgate/core';
+import { RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
+import type { ToolCalledRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolverFromEnv } from './from-env.js';
 import { MCPResolver } from './resolver.js';

@@ -1,5 +1,4 @@
 import {
-  type JsonObject,
   type JsonValue,
   type PolicySubject,
   type Recorder,
@@ -9,6 +8,7 @@ import {
   type ToolOutput,
   type ToolResolver,
 } from '@toolgate/core';
+import type { JsonObject } from '@toolgate/core/internal';
 import { Approvals } from './approvals.js';
 import { McpConnection } from './connection.js';
 import { fingerprint, type ToolShape } from './fingerprint.js';

@@ -1,6 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { messageOf } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
 import { formatBytes, type ResolvedLimits } from './limits.js';

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { messageOf, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { capErrorText } from './error-text.js';
 
 /** What {@link sessionFailure} reads of the session that failed. */

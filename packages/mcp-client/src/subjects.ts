@@ -1,5 +1,6 @@
 import { builtinTools, commandSubject, hostSubject, oracleTool, pathSubject } from '@toolgate/builtins';
-import type { JsonObject, JsonValue, PolicySubject, Tool } from '@toolgate/core';
+import type { JsonValue, PolicySubject, Tool } from '@toolgate/core';
+import type { JsonObject } from '@toolgate/core/internal';
 import type { Environment } from '@toolgate/environment';
 import type { McpServerConfig, SubjectMapping } from './server-config.js';
 

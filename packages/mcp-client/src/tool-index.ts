@@ -1,4 +1,4 @@
-import { promptText, remoteSchemaFallback } from '@toolgate/core';
+import { promptText, remoteSchemaFallback } from '@toolgate/core/internal';
 import type { Approvals } from './approvals.js';
 import type { McpConnection } from './connection.js';
 import type { ToolShape } from './fingerprint.js';

@@ -1,5 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { capText, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { capText } from '@toolgate/core/internal';
 import { formatBytes, type ResolvedLimits } from './limits.js';
 
 /** A listed tool that is not served, and why. */

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { joinDashValues, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { joinDashValues } from '@toolgate/core/internal';
 import { isLoopback } from './http-guard.js';
 
 /** The parsed command line of `toolgate-mcp`. */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { messageOf, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { parseCliOptions, usage } from './cli-options.js';
 import { createMcpServer, exposingGate } from './create-server.js';
 import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';

@@ -4,11 +4,11 @@ import {
   type ContentPart,
   type Grant,
   type JsonValue,
-  messageOf,
   type Tool,
   type ToolGate,
   ToolgateError,
 } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 
 /**
  * The MCP form of a registry tool: its JSON Schema and description as they are, and `readOnlyHint`

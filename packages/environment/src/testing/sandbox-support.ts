@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { messageOf } from '@toolgate/core';
+import { messageOf } from '@toolgate/core/internal';
 import { SandboxEnvironment } from '../sandbox-environment.js';
 
 let reason: string | null | undefined;

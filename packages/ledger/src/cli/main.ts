@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { joinDashValues, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { joinDashValues } from '@toolgate/core/internal';
 import type { LedgerEvent } from '../event.js';
 import { genesisHash } from '../event.js';
 import { isPostgresUrl, ledgerLocation } from '../postgres/connection.js';

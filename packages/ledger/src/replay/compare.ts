@@ -1,4 +1,4 @@
-import type { PolicyDecidedRecord, ToolReturnedRecord } from '@toolgate/core';
+import type { PolicyDecidedRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import { recordedDecision } from './recorded-decision.js';
 import { canonicalOf, type RecordedCall, withoutNote } from './recording.js';
 

@@ -1,4 +1,5 @@
-import type { Answer, Decision, PolicyVerdict } from '@toolgate/core';
+import type { Answer, PolicyVerdict } from '@toolgate/core';
+import type { Decision } from '@toolgate/core/internal';
 
 /** A recorded decision as data: policy's verdict, the answer to an `ask`, and what happened. */
 export interface RecordedDecision {

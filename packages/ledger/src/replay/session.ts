@@ -1,18 +1,20 @@
 import type {
-  Recording as GateRecording,
-  JsonObject,
   JsonValue,
-  PolicyDecidedRecord,
   Recorder,
-  RecordingQuery,
-  ToolCalledRecord,
   ToolDescription,
   ToolGateOptions,
   ToolOutput,
   ToolResolver,
-  ToolReturnedRecord,
 } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
+import type {
+  Recording as GateRecording,
+  JsonObject,
+  PolicyDecidedRecord,
+  RecordingQuery,
+  ToolCalledRecord,
+  ToolReturnedRecord,
+} from '@toolgate/core/internal';
 import type { LedgerEvent } from '../event.js';
 import { decisionDifference, returnDifference } from './compare.js';
 import { ReplayProgress } from './progress.js';
