@@ -66,7 +66,8 @@ export interface AgentDerivedRecord {
 }
 
 /**
- * A remote tool that is not served as it was approved: `changed` when its description or schema
+ * The shape a ledger records a remote tool change in (the MCP client reports them, to a sink of its
+ * own — not through the gate's {@link Recorder}). A remote tool that is not served as it was approved: `changed` when its description or schema
  * differs from the approved one, or another server now lists the approved name (calls are refused
  * until it is approved again); `conflicted` when a server lists a name another server serves or
  * owns (the newcomer is not served); `withheld` when a listed tool cannot be indexed safely (a
@@ -101,8 +102,6 @@ export interface Recorder {
   toolCalled(record: ToolCalledRecord): void | Promise<void>;
   policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
   toolReturned(record: ToolReturnedRecord): void | Promise<void>;
-  /** Told by a resolver (such as the MCP client) when a remote tool changed after approval. */
-  toolChanged?(record: ToolChangedRecord): void | Promise<void>;
   /**
    * Told when a derived agent ({@link AgentHandle.narrow}) makes its first call, before that call's
    * `toolCalled` (its ancestors' derivations first, when they made no call yet).

@@ -1,7 +1,6 @@
 import {
   type JsonValue,
   type PolicySubject,
-  type Recorder,
   type ToolContext,
   type ToolDescription,
   ToolgateError,
@@ -15,7 +14,7 @@ import { fingerprint, type ToolShape } from './fingerprint.js';
 import { checkMapped, mapResult } from './map-result.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { subjectsFor } from './subjects.js';
-import { canRecordChanges, type ToolChange } from './tool-change.js';
+import { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tool-names.js';
 
@@ -24,7 +23,7 @@ export interface MCPResolverOptions {
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
-  recorder?: Pick<Recorder, 'toolChanged'>;
+  recorder?: ToolChangeRecorder;
 }
 
 /**

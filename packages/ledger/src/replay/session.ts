@@ -13,6 +13,7 @@ import type {
   PolicyDecidedRecord,
   RecordingQuery,
   ToolCalledRecord,
+  ToolChangedRecord,
   ToolReturnedRecord,
 } from '@toolgate/core/internal';
 import type { LedgerEvent } from '../event.js';
@@ -28,6 +29,11 @@ import {
   type Recording,
   readRecording,
 } from './recording.js';
+
+/** A recorder, and optionally a sink for tool changes (the MCP client's records, not the gate's). */
+export type ObservedRecorder = Recorder & {
+  toolChanged?(record: ToolChangedRecord): void | Promise<void>;
+};
 
 /**
  * `strict`: the replay must make exactly the recorded calls in the recorded order; the first call,
@@ -130,8 +136,11 @@ export class ReplaySession implements ToolResolver, GateRecording {
     return this.recordedDuration(callId);
   }
 
-  /** Wraps the replay's recorder so the session sees each call (and, in strict mode, checks it). */
-  observe(recorder: Recorder): Recorder {
+  /**
+   * Wraps the replay's recorder so the session sees each call (and, in strict mode, checks it); a
+   * recorder that also records tool changes (a `LedgerRecorder`) keeps doing so.
+   */
+  observe(recorder: ObservedRecorder): ObservedRecorder {
     return {
       toolCalled: (record) => {
         this.#called(record);
