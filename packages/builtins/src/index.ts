@@ -12,6 +12,7 @@ export { globTool } from './glob.js';
 export { listDirTool } from './list-dir.js';
 export { drawOmen, omens, oracleTool } from './oracle.js';
 export { pathSubject, patternSubject } from './path-subject.js';
+export { policies } from './policies.js';
 export { readFileTool } from './read-file.js';
 export { searchFilesTool } from './search-files.js';
 export { type ShellOptions, shellTool } from './shell.js';

@@ -26,7 +26,7 @@ export type Approver = (
 
 /** What a {@link ToolGate} is built with. Every input that is not a pure function of the run is injected. */
 export interface ToolGateOptions {
-  /** Default: {@link policies.allowAll} (the grant is still the boundary). */
+  /** Default: allow every granted call (the grant is still the boundary; presets are `@toolgate/builtins`' `policies`). */
   policy?: Policy;
   /** Decides `ask`. Without one, `ask` is a deny that says so. */
   approver?: Approver;

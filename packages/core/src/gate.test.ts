@@ -5,7 +5,7 @@ import { ToolGate } from './gate.js';
 import type { ApprovalRequest } from './gate-options.js';
 import type { JsonObject } from './json.js';
 import { patternGrant } from './pipeline/grant.js';
-import { type Policy, type PolicySubject, policies, RulePolicy } from './policy.js';
+import { type Policy, type PolicySubject, RulePolicy } from './policy.js';
 import type { Recorder } from './recorder.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolResolver } from './resolver.js';
@@ -175,7 +175,7 @@ describe('AgentHandle.callTool', () => {
   });
 
   it('treats ask with no approver as a deny that says so', async () => {
-    const result = await new ToolGate(tools(), { policy: policies.workspace() })
+    const result = await new ToolGate(tools(), { policy: new RulePolicy({ default: 'ask', rules: [] }) })
       .forAgent(everything)
       .callTool('explode');
     expect(result).toMatchObject({

@@ -19,7 +19,7 @@ import {
 } from './pipeline/record.js';
 import type { Recording } from './pipeline/recording.js';
 import { subjectOf } from './pipeline/subject.js';
-import { type Policy, type PolicyRequest, type PolicySubject, policies } from './policy.js';
+import { allowAll, type Policy, type PolicyRequest, type PolicySubject } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';
@@ -54,7 +54,7 @@ export interface GateRun {
  * to its manifest.
  *
  * @example
- * const gate = new ToolGate(registry, { policy: policies.workspace(), recorder });
+ * const gate = new ToolGate(registry, { policy: parsePolicyText(readFileSync('policy.yaml', 'utf8')), recorder });
  * const teller = gate.forAgent({ name: 'fortune-teller', tools: ['oracle'] });
  * const result = await teller.callTool('oracle', { seed: 'moss' });
  */
@@ -74,7 +74,7 @@ export class ToolGate {
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
-    this.policy = options.policy ?? policies.allowAll();
+    this.policy = options.policy ?? allowAll();
     this.recorder = options.recorder ?? noopRecorder;
     this.limits = Object.freeze({ ...defaultLimits, ...options.limits });
     this.#approver = options.approver;

@@ -24,7 +24,6 @@ export {
   type PolicyRule,
   type PolicySubject,
   type PolicyVerdict,
-  policies,
   RulePolicy,
 } from './policy.js';
 export { parsePolicy, parsePolicyText } from './policy-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PolicyRequest, type PolicySubject, policies, RulePolicy } from './policy.js';
+import { allowAll, type PolicyRequest, type PolicySubject, RulePolicy } from './policy.js';
 import { parsePolicy, parsePolicyText } from './policy-document.js';
 
 function request(tool: string, subject: PolicySubject = {}): PolicyRequest {
@@ -160,12 +160,8 @@ describe('Policy', () => {
     expect(policy.decide(request('fetch', { hosts: ['example.com.evil.net'] })).decision).toBe('deny');
   });
 
-  it('offers presets: allow-all, read-only and workspace', () => {
-    expect(policies.allowAll().decide(request('shell')).decision).toBe('allow');
-    expect(policies.readOnly().decide(request('read_file')).decision).toBe('allow');
-    expect(policies.readOnly().decide(request('write_file')).decision).toBe('deny');
-    expect(policies.workspace().decide(request('write_file')).decision).toBe('allow');
-    expect(policies.workspace().decide(request('shell')).decision).toBe('ask');
+  it("allows every call by default (the presets that name tools are @toolgate/builtins' policies)", () => {
+    expect(allowAll().decide(request('shell')).decision).toBe('allow');
   });
 });
 

@@ -158,23 +158,7 @@ function unknownSubject(tool: string): string {
   return `toolgate cannot tell which paths, commands or hosts "${tool}" touches`;
 }
 
-/** The built-in tools that only read. */
-const readTools = ['read_file', 'list_dir', 'glob', 'search_files', 'oracle'];
-
-/** Ready-made policies. */
-export const policies = {
-  /** Allows every granted call. The grant is still the boundary. */
-  allowAll: (): RulePolicy => new RulePolicy({ default: 'allow', rules: [] }),
-  /** Allows the read-only built-ins; denies everything else. */
-  readOnly: (): RulePolicy =>
-    new RulePolicy({
-      default: 'deny',
-      rules: [{ tools: readTools, decision: 'allow', reason: 'reads are allowed' }],
-    }),
-  /** Allows reading and writing files; asks for everything else (shell, fetch, remote tools). */
-  workspace: (): RulePolicy =>
-    new RulePolicy({
-      default: 'ask',
-      rules: [{ tools: [...readTools, 'write_file'], decision: 'allow', reason: 'file access is allowed' }],
-    }),
-} as const;
+/** A policy that allows every granted call (the gate's default: the grant is still the boundary). */
+export function allowAll(): RulePolicy {
+  return new RulePolicy({ default: 'allow', rules: [] });
+}
