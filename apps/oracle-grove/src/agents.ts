@@ -1,12 +1,13 @@
-import type { AgentHandle, Manifest, ToolResult } from '@toolgate/core';
+import type { AgentHandle, ToolResult } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
 import type { JsonObject } from '@toolgate/core/internal';
 import type { LedgerEvent } from '@toolgate/ledger';
+import type { AgentManifest } from './agent-manifest.js';
 import type { Model } from './model.js';
 
 /** What an agent sees on its turn. */
 export interface AgentContext {
-  manifest: Manifest;
+  manifest: AgentManifest;
   /** The agent's only way to its tools: a handle bound to its manifest. */
   tools: AgentHandle;
   model: Model;

@@ -295,8 +295,8 @@ describe('AgentHandle.callTool', () => {
   });
 
   it('refuses a bad manifest with a clear error', () => {
-    expect(() => new ToolGate(tools()).forAgent({ name: 'a', tools: ['oracle'], persona: 3 })).toThrow(
-      'persona: Invalid input: expected string, received number',
+    expect(() => new ToolGate(tools()).forAgent({ name: 'a', tools: ['oracle'], description: 3 })).toThrow(
+      'description: Invalid input: expected string, received number',
     );
   });
 });
