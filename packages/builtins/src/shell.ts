@@ -12,6 +12,20 @@ export interface ShellOptions extends Pick<FieldLimits, 'maxFieldChars'> {
   maxShellTimeoutMs: number;
 }
 
+/** How long before the caller's deadline a command is killed, so its output still reaches the caller. */
+const deadlineMarginMs = 1000;
+
+/**
+ * The command's time: what was asked (or the default), at most `maxShellTimeoutMs`, and ending a
+ * moment before the caller's deadline — so the command is killed, and its output says `timedOut`,
+ * while its caller still waits for it.
+ */
+function commandTimeoutMs(asked: number, options: ShellOptions, deadline: number): number {
+  const bounded = Math.min(asked, options.maxShellTimeoutMs);
+  if (!Number.isFinite(deadline)) return bounded;
+  return Math.max(1, Math.min(bounded, Math.floor(deadline - Date.now()) - deadlineMarginMs));
+}
+
 /**
  * `shell { command, timeoutMs? }` → `{ exitCode, signal, timedOut, stdout, stderr }`: runs a
  * command line in the workspace. A non-zero exit is output, not an error. Not parallel-safe.
@@ -38,7 +52,7 @@ export function shellTool(environment: Environment, options: ShellOptions) {
     run: async ({ command, timeoutMs }, context) => {
       let received = 0;
       const result = await environment.exec(command, {
-        timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
+        timeoutMs: commandTimeoutMs(timeoutMs ?? options.shellTimeoutMs, options, context.deadline),
         signal: context.signal,
         onOutput: ({ text }) => {
           received += text.length;
