@@ -18,12 +18,13 @@ const deadlineMarginMs = 1000;
 /**
  * The command's time: what was asked (or the default), at most `maxShellTimeoutMs`, and ending a
  * moment before the caller's deadline — so the command is killed, and its output says `timedOut`,
- * while its caller still waits for it.
+ * while its caller still waits for it. A budget shorter than that moment is left to the gate.
  */
 function commandTimeoutMs(asked: number, options: ShellOptions, deadline: number): number {
   const bounded = Math.min(asked, options.maxShellTimeoutMs);
-  if (!Number.isFinite(deadline)) return bounded;
-  return Math.max(1, Math.min(bounded, Math.floor(deadline - Date.now()) - deadlineMarginMs));
+  const left = Math.floor(deadline - Date.now()) - deadlineMarginMs;
+  // with less than the margin left (or no deadline) the gate's own timeout ends the call: TIMEOUT
+  return Number.isFinite(left) && left > 0 ? Math.min(bounded, left) : bounded;
 }
 
 /**
