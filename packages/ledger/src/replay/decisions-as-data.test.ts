@@ -12,6 +12,8 @@ import { verifyLedgerFile } from '../verify.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 
+// Written by the gate of commit c16a7e2 (decisions still sentences): the ledger scenario, then two
+// caller decisions, an ask with no approver and an ask whose approver threw. Do not regenerate it.
 const oldLedger = new URL('../fixtures/written-before-decisions-as-data.ledger.jsonl', import.meta.url)
   .pathname;
 
