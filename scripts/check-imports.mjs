@@ -8,11 +8,58 @@
 //   `@toolgate/x/testing`   helpers for tests, imported only by tests.
 // A package's public and internal entries export disjoint names, so each name has one way in.
 //
-// `--exports` prints how many names each package's entries export.
+// `--exports` prints how many names each package's entries export; `--graph` prints core's runtime
+// import graph and fails on a circle in it.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * `--graph`: prints core's runtime import graph (type-only imports left out: they vanish at run
+ * time) as `file -> imports`, then every circle in it; exits 1 when there is one.
+ */
+function printCoreGraph() {
+  const base = join(root, 'packages', 'core', 'src');
+  const files = [...sources(base)].filter((file) => file.endsWith('.ts') && !isTest(file));
+  const graph = new Map();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const targets = new Set();
+    for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+'(\.[^']+)'/gms)) {
+      const [, typeOnly, clause, specifier] = match;
+      if (typeOnly) continue;
+      // `import { type A, type B } from` is type-only too
+      const names = /^\{([\s\S]*)\}$/.exec(clause.trim());
+      if (names?.[1].split(',').every((name) => name.trim() === '' || /^type\s/.test(name.trim()))) continue;
+      targets.add(relative(base, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))));
+    }
+    graph.set(relative(base, file), [...targets].sort());
+  }
+  const names = [...graph.keys()].sort();
+  for (const name of names) console.log(`${name} -> ${graph.get(name).join(', ') || '(none)'}`);
+  const cycles = [];
+  const state = new Map();
+  const stack = [];
+  const visit = (name) => {
+    state.set(name, 'open');
+    stack.push(name);
+    for (const next of graph.get(name) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(name, 'done');
+  };
+  for (const name of names) if (!state.has(name)) visit(name);
+  if (cycles.length === 0) {
+    console.log(`core: ${names.length} files, no circle of runtime imports`);
+    return 0;
+  }
+  for (const cycle of cycles) console.error(`circle: ${cycle.join(' -> ')}`);
+  console.error(`core: ${names.length} files, ${cycles.length} circle(s) of runtime imports`);
+  return 1;
+}
 
 /** What each package's source may import, beyond third-party libraries. Tests may also import devDependencies. */
 const allowed = {
@@ -121,6 +168,8 @@ if (process.argv.includes('--exports')) {
   }
   process.exit(0);
 }
+
+if (process.argv.includes('--graph')) process.exit(printCoreGraph());
 
 const problems = [];
 const entryNames = Object.keys(entries);

@@ -33,7 +33,7 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/te
 import { tool as agentsTool, RunContext } from '@openai/agents-core';
 import { aiSdkLoopOptions, aiSdkTools } from '@toolgate/ai-sdk';
 import { drawOmen } from '@toolgate/builtins';
-import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { defineTool, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LedgerRecorder, MemoryStore } from '@toolgate/ledger';
 import { agentsTools, type GatedRunOptions } from '@toolgate/openai-agents';
 import { tool as aiTool, generateText, type ModelMessage, stepCountIs, type ToolSet } from 'ai';
@@ -78,7 +78,7 @@ const viaAgentsSdk = () => agentsOracle.invoke(runContext, text);
 const oracle = defineTool({ name: 'oracle', description, input: schema, run: body, parallelSafe: true });
 const registry = new ToolRegistry().register(oracle);
 const manifest = { name: 'fortune-teller', tools: ['oracle'] };
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'deny',
   rules: [{ tools: ['oracle'], decision: 'allow', reason: 'the oracle only reads' }],
 });

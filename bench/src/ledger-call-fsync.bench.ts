@@ -49,17 +49,20 @@ async function lone(side: Side, milliseconds: number): Promise<[number, number]>
       });
       await store.append(draft('tool.called', { parameters }));
       await store.append(
-        draft('policy.decided', { verdict: 'allow', decision: 'allow', reason: 'harmless' }),
+        draft('policy.decided', {
+          decision: 'allow',
+          verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
+          reason: 'harmless',
+        }),
       );
       await store.append(draft('tool.returned', { isError: false, output, durationMs: 1 }));
     } else {
       await recorder.toolCalled({ ...base, parameters });
       await recorder.policyDecided({
         ...base,
-        verdict: 'allow',
+        verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
         decision: 'allow',
         reason: 'harmless',
-        rule: 0,
       });
       await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
     }

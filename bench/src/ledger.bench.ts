@@ -40,7 +40,12 @@ async function recordCall(): Promise<void> {
   const callId = `call-${calls}`;
   const base = { callId, agent: 'fortune-teller', tool: 'oracle' };
   await recorder.toolCalled({ ...base, parameters });
-  await recorder.policyDecided({ ...base, verdict: 'allow', decision: 'allow', reason: 'harmless', rule: 0 });
+  await recorder.policyDecided({
+    ...base,
+    decision: 'allow',
+    verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
+    reason: 'harmless',
+  });
   await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
 }
 const envelope = (seq: number, kind: string, payload: unknown, prev: string) => ({
@@ -60,7 +65,15 @@ function hashChainFloor(): void {
   const base = { callId: 'call-1', tool: 'oracle' };
   const payloads: [string, unknown][] = [
     ['tool.called', { ...base, parameters }],
-    ['policy.decided', { ...base, verdict: 'allow', decision: 'allow', reason: 'harmless', rule: 0 }],
+    [
+      'policy.decided',
+      {
+        ...base,
+        decision: 'allow',
+        verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
+        reason: 'harmless',
+      },
+    ],
     ['tool.returned', { ...base, isError: false, output }],
   ];
   for (const [index, [kind, payload]] of payloads.entries()) {
@@ -73,7 +86,15 @@ function canonicalizeFloor(): void {
   const base = { callId: 'call-1', tool: 'oracle' };
   const payloads: [string, unknown][] = [
     ['tool.called', { ...base, parameters }],
-    ['policy.decided', { ...base, verdict: 'allow', decision: 'allow', reason: 'harmless', rule: 0 }],
+    [
+      'policy.decided',
+      {
+        ...base,
+        decision: 'allow',
+        verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
+        reason: 'harmless',
+      },
+    ],
     ['tool.returned', { ...base, isError: false, output }],
   ];
   for (const [index, [kind, payload]] of payloads.entries()) {

@@ -6,7 +6,7 @@
  *   pnpm --filter @toolgate/example-ai-sdk example
  */
 import { aiSdkLoopOptions, aiSdkTools } from '@toolgate/ai-sdk';
-import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { defineTool, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LedgerRecorder, MemoryStore, readAll } from '@toolgate/ledger';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { z } from 'zod';
@@ -31,7 +31,7 @@ const registry = new ToolRegistry()
       run: ({ text }) => ({ written: notes.push(text) }),
     }),
   );
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'allow',
   rules: [{ tools: ['write_note'], decision: 'ask', reason: 'a note needs a person' }],
 });

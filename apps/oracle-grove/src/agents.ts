@@ -1,11 +1,12 @@
-import type { AgentHandle, JsonObject, Manifest, ToolResult } from '@toolgate/core';
+import type { AgentHandle, JsonObject, ToolResult } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
 import type { LedgerEvent } from '@toolgate/ledger';
+import type { AgentManifest } from './agent-manifest.js';
 import type { Model } from './model.js';
 
 /** What an agent sees on its turn. */
 export interface AgentContext {
-  manifest: Manifest;
+  manifest: AgentManifest;
   /** The agent's only way to its tools: a handle bound to its manifest. */
   tools: AgentHandle;
   model: Model;

@@ -8,6 +8,7 @@ import {
   type ToolRegistry,
 } from '@toolgate/core';
 import { type LedgerEvent, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
+import { gateManifest } from './agent-manifest.js';
 import { type AgentAction, handlers, textOf } from './agents.js';
 import type { LoadedConfig } from './config.js';
 import type { Model } from './model.js';
@@ -144,7 +145,7 @@ export async function runScenario(config: LoadedConfig, options: RunOptions): Pr
           );
         const action = await handler({
           manifest,
-          tools: gate.forAgent(manifest),
+          tools: gate.forAgent(gateManifest(manifest)),
           model: options.model,
           recent: log.filter((event) => subscribed.has(event.kind)).slice(-recentEvents),
           scene: scene ? textOf(scene) : '',

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { type Manifest, manifestSchema, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { type AgentManifest, agentManifestSchema } from './agent-manifest.js';
 
 /** The zod schema of a scenario file. */
 export const scenarioSchema = z.strictObject({
@@ -27,7 +28,7 @@ export type Scenario = z.output<typeof scenarioSchema>;
 /** A scenario with the manifests of every agent it can cast. */
 export interface LoadedConfig {
   scenario: Scenario;
-  agents: Map<string, Manifest>;
+  agents: Map<string, AgentManifest>;
 }
 
 /** Where the demo's own config lives. */
@@ -39,10 +40,10 @@ export const defaultConfigDir = new URL('../config', import.meta.url).pathname;
  */
 export async function loadConfig(configDir = defaultConfigDir, name = 'oracle-grove'): Promise<LoadedConfig> {
   const scenario = await loadYaml(join(configDir, 'scenarios', `${name}.yaml`), scenarioSchema);
-  const agents = new Map<string, Manifest>();
+  const agents = new Map<string, AgentManifest>();
   for (const agent of new Set([...scenario.cast, ...scenario.optionalCast])) {
     const file = join(configDir, 'agents', `${agent}.yaml`);
-    const manifest = await loadYaml(file, manifestSchema);
+    const manifest = await loadYaml(file, agentManifestSchema);
     if (manifest.name !== agent) {
       throw new ToolgateError(
         'INVALID_DEFINITION',

@@ -7,7 +7,7 @@
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { oracleTool, writeFileTool } from '@toolgate/builtins';
-import { Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { MemoryEnvironment } from '@toolgate/environment';
 import { canonicalJson, LedgerRecorder, MemoryStore, readAll, verifyLedgerText } from '@toolgate/ledger';
 import { agentsTools } from '@toolgate/openai-agents';
@@ -16,7 +16,7 @@ setTracingDisabled(true); // offline: no traces exported
 
 const environment = new MemoryEnvironment();
 const registry = new ToolRegistry().register(oracleTool()).register(writeFileTool(environment));
-const policy = new Policy({
+const policy = new RulePolicy({
   rules: [
     { tools: ['oracle'], decision: 'allow', reason: 'the oracle only reads' },
     { tools: ['write_file'], decision: 'ask', reason: 'writes need a reviewer' },

@@ -1,4 +1,4 @@
-import { Policy } from '@toolgate/core';
+import { RulePolicy } from '@toolgate/core';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from './ai-sdk-tools.js';
@@ -32,7 +32,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string) 
  * for one note ("hi") and then says `finalText`.
  */
 async function noteNeedingApproval(finalText: string) {
-  const policy = new Policy({
+  const policy = new RulePolicy({
     default: 'allow',
     rules: [{ tools: ['write_note'], decision: 'ask', reason: 'notes need a person' }],
   });
@@ -101,7 +101,7 @@ describe('aiSdkTools through a real generateText loop', () => {
   });
 
   it('refuses a call policy denies without running it, and the model reads error-json { code, message }', async () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['write_note'], decision: 'deny', reason: 'no notes' }],
     });
@@ -135,7 +135,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     expect(trace.events).toEqual(['start hi', 'end hi']);
     const decided = (await events()).find((event) => event.kind === 'policy.decided')!;
     expect(decided.payload).toMatchObject({
-      verdict: 'ask',
+      verdict: { decision: 'ask' },
       decision: 'allow',
       reason: 'notes need a person; approved by ai-sdk tool approval: looks fine',
     });

@@ -1,4 +1,5 @@
-import { type AgentHandle, plainSchema, type ToolDescription, type ToolResult } from '@toolgate/core';
+import type { AgentHandle, ToolDescription, ToolResult } from '@toolgate/core';
+import { plainSchema } from '@toolgate/core/internal';
 import { jsonSchema, type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { decisionFor } from './approvals.js';
 import { CallQueue } from './call-queue.js';

@@ -1,4 +1,4 @@
-import type { ExternalDecision } from '@toolgate/core';
+import type { ExternalDecision } from '@toolgate/core/internal';
 import type { ModelMessage } from 'ai';
 
 /** A call the AI SDK's approval flow decided: the call as the model made it, and the answer. */

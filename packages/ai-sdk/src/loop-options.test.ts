@@ -1,4 +1,4 @@
-import { Policy } from '@toolgate/core';
+import { RulePolicy } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from './ai-sdk-tools.js';
 import { aiSdkLoopOptions } from './loop-options.js';
@@ -34,7 +34,7 @@ describe('aiSdkLoopOptions and the options of aiSdkTools', () => {
   });
 
   it("with approvals: 'gate', asks no AI SDK approval and leaves ask to the gate's approver", async () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['write_note'], decision: 'ask', reason: 'ask' }],
     });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Policy, ToolGate, type ToolGateOptions } from '@toolgate/core';
+import { RulePolicy, ToolGate, type ToolGateOptions } from '@toolgate/core';
 import {
   FileStore,
   LedgerRecorder,
@@ -22,7 +22,7 @@ import { scriptedModel } from './test-support/scripted-model.js';
 const directory = mkdtempSync(join(tmpdir(), 'toolgate-ai-sdk-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'allow',
   rules: [
     { tools: ['write_note'], decision: 'ask', reason: 'notes need a person' },

@@ -1,6 +1,6 @@
 import type { Tool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
-import { defaultCaps, type OutputCaps } from './caps.js';
+import { defaultFieldLimits, type FieldLimits } from './caps.js';
 import { fetchTool } from './fetch.js';
 import { globTool } from './glob.js';
 import { listDirTool } from './list-dir.js';
@@ -11,7 +11,7 @@ import { shellTool } from './shell.js';
 import { writeFileTool } from './write-file.js';
 
 /** Caps and timeouts of the built-in tools; every one has a default. */
-export interface BuiltinToolsOptions extends Partial<OutputCaps> {
+export interface BuiltinToolsOptions extends Partial<FieldLimits> {
   /** The shell tool's default timeout. Default 30,000 ms. */
   shellTimeoutMs?: number;
   /** The longest timeout a model may ask the shell tool for. Default 300,000 ms. */
@@ -25,17 +25,17 @@ export interface BuiltinToolsOptions extends Partial<OutputCaps> {
  * @example
  * const environment = new LocalEnvironment({ root: process.cwd() });
  * const registry = new ToolRegistry();
- * for (const tool of builtinTools(environment, { maxOutputChars: 10_000 })) registry.register(tool);
+ * for (const tool of builtinTools(environment, { maxFieldChars: 10_000 })) registry.register(tool);
  */
 export function builtinTools(environment: Environment, options: BuiltinToolsOptions = {}): Tool[] {
-  const caps: OutputCaps = {
-    maxOutputChars: options.maxOutputChars ?? defaultCaps.maxOutputChars,
-    maxMatches: options.maxMatches ?? defaultCaps.maxMatches,
-    maxEntries: options.maxEntries ?? defaultCaps.maxEntries,
-    maxLineChars: options.maxLineChars ?? defaultCaps.maxLineChars,
+  const caps: FieldLimits = {
+    maxFieldChars: options.maxFieldChars ?? defaultFieldLimits.maxFieldChars,
+    maxMatches: options.maxMatches ?? defaultFieldLimits.maxMatches,
+    maxEntries: options.maxEntries ?? defaultFieldLimits.maxEntries,
+    maxLineChars: options.maxLineChars ?? defaultFieldLimits.maxLineChars,
   };
   const shell = {
-    maxOutputChars: caps.maxOutputChars,
+    maxFieldChars: caps.maxFieldChars,
     shellTimeoutMs: options.shellTimeoutMs ?? 30_000,
     maxShellTimeoutMs: options.maxShellTimeoutMs ?? 300_000,
   };

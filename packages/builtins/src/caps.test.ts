@@ -12,7 +12,7 @@ describe('output caps', () => {
     commands: () => ({ stdout: 'o'.repeat(300), stderr: 'e', stdoutOmittedBytes: 7000 }),
     fetch: () => ({ body: 'b'.repeat(250) }),
   });
-  const agent = builtinAgent(environment, undefined, { maxOutputChars: 100, maxMatches: 5, maxEntries: 10 });
+  const agent = builtinAgent(environment, undefined, { maxFieldChars: 100, maxMatches: 5, maxEntries: 10 });
 
   it('read_file caps content with a marker saying how many characters were left out', async () => {
     const { content } = outputOf(await agent.callTool('read_file', { path: 'big.txt' }));
@@ -21,7 +21,7 @@ describe('output caps', () => {
 
   it('read_file caps a file of quotes by its length as returned, escaping included (not 2× the cap)', async () => {
     const quotes = new MemoryEnvironment({ files: { 'quotes.txt': '"'.repeat(5000) } });
-    const reader = builtinAgent(quotes, undefined, { maxOutputChars: 100 });
+    const reader = builtinAgent(quotes, undefined, { maxFieldChars: 100 });
     const { content } = outputOf(await reader.callTool('read_file', { path: 'quotes.txt' }));
     expect(content).toBe(`${'"'.repeat(50)}\n[… truncated: 4950 more characters not shown]`);
     const kept = (content as string).slice(0, (content as string).indexOf('\n'));

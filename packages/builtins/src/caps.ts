@@ -1,13 +1,16 @@
-import { capJsonText, truncationMarker } from '@toolgate/core';
+import { capJsonText, truncationMarker } from '@toolgate/core/internal';
 
-/** The caps every built-in tool applies to what it returns. */
-export interface OutputCaps {
+/**
+ * The bounds each built-in tool keeps on the fields it builds (one text field, a list of matches);
+ * the whole output is capped once more by the gate's `limits`.
+ */
+export interface FieldLimits {
   /**
    * Characters of any one text field (file content, stdout, a response body) as returned: measured
    * JSON-escaped, so a quote or a newline counts 2 (a field of quotes is not let through at 2× the
    * cap). Default 20,000.
    */
-  maxOutputChars: number;
+  maxFieldChars: number;
   /** Matches `search_files` returns. Default 200. */
   maxMatches: number;
   /** Entries `list_dir` and paths `glob` return. Default 1,000. */
@@ -17,8 +20,8 @@ export interface OutputCaps {
 }
 
 /** The default caps. */
-export const defaultCaps: OutputCaps = Object.freeze({
-  maxOutputChars: 20_000,
+export const defaultFieldLimits: FieldLimits = Object.freeze({
+  maxFieldChars: 20_000,
   maxMatches: 200,
   maxEntries: 1_000,
   maxLineChars: 500,

@@ -1,4 +1,4 @@
-import { Policy, ToolgateError } from '@toolgate/core';
+import { RulePolicy, ToolgateError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { commandSubject, shellSubject, unsafeTokenPrefix } from './command-subject.js';
 
@@ -13,7 +13,7 @@ const refusal = (command: string) => {
 
 /** The verdict of a policy that allows every plain command and nothing else. */
 const allowPlain = (command: string) => {
-  const policy = new Policy({
+  const policy = new RulePolicy({
     default: 'deny',
     rules: [{ tools: ['shell'], commands: ['*'], decision: 'allow' }],
   });

@@ -1,4 +1,4 @@
-import { Policy } from '@toolgate/core';
+import { type Policy, RulePolicy } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { commandSubject, unsafeTokenPrefix } from './command-subject.js';
 import { laterArguments } from './command-wrappers.js';
@@ -11,7 +11,7 @@ const decide = (policy: Policy, command: string) =>
     subject: { commands: commandSubject(command) },
   });
 
-const denyRm = new Policy({
+const denyRm = new RulePolicy({
   default: 'allow',
   rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'deny' }],
 });
@@ -56,7 +56,7 @@ describe('commands seen through wrappers', () => {
   it('lets a rule denying `rm …` deny the program named by a path, while an allow names it as written', () => {
     for (const command of ['/bin/rm -f a', './rm a', 'timeout 5 /usr/bin/rm a', 'x/rm $X'])
       expect(decide(denyRm, command).decision).toBe('deny');
-    const allowScript = new Policy({
+    const allowScript = new RulePolicy({
       rules: [{ tools: ['shell'], commands: ['./scripts/test.sh'], decision: 'allow' }],
     });
     expect(decide(allowScript, './scripts/test.sh').decision).toBe('allow');
@@ -99,7 +99,7 @@ describe('commands seen through wrappers', () => {
     const subject = commandSubject(command);
     expect(subject.some((argv) => argv.at(-1)?.startsWith(`${unsafeTokenPrefix}code:`))).toBe(true);
     expect(decide(denyRm, command).decision).toBe('deny');
-    const allowPlain = new Policy({ rules: [{ tools: ['shell'], commands: ['*'], decision: 'allow' }] });
+    const allowPlain = new RulePolicy({ rules: [{ tools: ['shell'], commands: ['*'], decision: 'allow' }] });
     expect(decide(allowPlain, command).decision).toBe('deny');
   });
 
@@ -111,7 +111,7 @@ describe('commands seen through wrappers', () => {
   );
 
   it('judges a token known only at run time against a deny rule by whether it could match', () => {
-    const denyGitPush = new Policy({
+    const denyGitPush = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['shell'], commands: ['git push *'], decision: 'deny' }],
     });

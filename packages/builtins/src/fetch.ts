@@ -1,7 +1,7 @@
 import { defineTool, type PolicySubject, type ToolContext, ToolgateError } from '@toolgate/core';
 import type { Environment, RedirectHop } from '@toolgate/environment';
 import { z } from 'zod';
-import { capField, defaultCaps, type OutputCaps } from './caps.js';
+import { capField, defaultFieldLimits, type FieldLimits } from './caps.js';
 
 /**
  * The host policy matches for a URL: WHATWG-parsed (so `2130706433` is `127.0.0.1`), lower-cased,
@@ -50,7 +50,10 @@ function judgeRedirect(context: ToolContext) {
  * refused. Parallel-safe for GET and HEAD only: a request that may change something never runs
  * beside another call.
  */
-export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps) {
+export function fetchTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxFieldChars'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'fetch',
     description: 'Make an HTTP or HTTPS request and return the status, headers and body text (capped).',
@@ -78,7 +81,7 @@ export function fetchTool(environment: Environment, caps: Pick<OutputCaps, 'maxO
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
-        body: capField(response.body, caps.maxOutputChars, response.omittedBytes),
+        body: capField(response.body, caps.maxFieldChars, response.omittedBytes),
         redirects: response.redirects,
       };
     },

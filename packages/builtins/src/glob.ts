@@ -1,7 +1,7 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject, resolvedPaths } from './path-subject.js';
 
@@ -11,7 +11,10 @@ import { patternSubject, resolvedPaths } from './path-subject.js';
  * in the pattern's base does not hide where a file lies) are left out and counted. Read-only,
  * parallel-safe.
  */
-export function globTool(environment: Environment, caps: Pick<OutputCaps, 'maxEntries'> = defaultCaps) {
+export function globTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxEntries'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'glob',
     description:

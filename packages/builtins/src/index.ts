@@ -5,7 +5,7 @@
  * @module
  */
 export { type BuiltinToolsOptions, builtinTools } from './builtin-tools.js';
-export { defaultCaps, type OutputCaps } from './caps.js';
+export { defaultFieldLimits, type FieldLimits } from './caps.js';
 export {
   commandSubject,
   maxShellDepth,
@@ -20,6 +20,7 @@ export { drawOmen, omens, oracleTool } from './oracle.js';
 export { policyWithholds } from './path-policy.js';
 export { pathSubject, patternSubject } from './path-subject.js';
 export { withholdFromOutput } from './pattern-output.js';
+export { policies } from './policies.js';
 export { readFileTool } from './read-file.js';
 export { searchFilesTool } from './search-files.js';
 export { type ShellOptions, shellTool } from './shell.js';

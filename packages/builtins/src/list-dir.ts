@@ -1,7 +1,7 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { policyWithholds, withheldField } from './path-policy.js';
 import { pathSubject } from './path-subject.js';
 
@@ -10,7 +10,10 @@ import { pathSubject } from './path-subject.js';
  * Entries policy withholds (see {@link policyWithholds}; judged at the directory's resolved path
  * joined with the entry's name) are left out and counted. Read-only, parallel-safe.
  */
-export function listDirTool(environment: Environment, caps: Pick<OutputCaps, 'maxEntries'> = defaultCaps) {
+export function listDirTool(
+  environment: Environment,
+  caps: Pick<FieldLimits, 'maxEntries'> = defaultFieldLimits,
+) {
   return defineTool({
     name: 'list_dir',
     description:

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApprovalRequest, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { type ApprovalRequest, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinTools } from './builtin-tools.js';
@@ -19,7 +19,7 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe('policy sees canonical paths (through a real ToolGate)', () => {
-  const policy = new Policy({
+  const policy = new RulePolicy({
     default: 'deny',
     rules: [
       {
@@ -65,7 +65,7 @@ describe('policy sees every command of a shell line as argv', () => {
         return 'ok';
       },
     });
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'deny',
       rules: [{ tools: ['shell'], commands: [rule], decision: 'allow' }],
     });
@@ -121,7 +121,7 @@ describe('an ask rule judges every command of a line before any approver is aske
     const registry = new ToolRegistry();
     for (const tool of builtinTools(environment)) registry.register(tool);
     const gate = new ToolGate(registry, {
-      policy: new Policy({
+      policy: new RulePolicy({
         default: 'deny',
         rules: [{ tools: ['shell'], commands: ['npm test', 'npm run lint'], decision: 'ask' }],
       }),
@@ -174,7 +174,7 @@ describe('an ask rule judges every command of a line before any approver is aske
 
 describe('policy sees the parsed, lower-cased host', () => {
   const environment = new MemoryEnvironment({ fetch: () => 'ok' });
-  const policy = new Policy({
+  const policy = new RulePolicy({
     default: 'deny',
     rules: [
       { tools: ['fetch'], hosts: ['example.com', '*.example.com'], decision: 'allow' },
@@ -199,7 +199,7 @@ describe('policy sees the parsed, lower-cased host', () => {
   });
 
   it('matches a deny rule on an IP whatever its spelling (2852039166 is 169.254.169.254)', async () => {
-    const open = new Policy({
+    const open = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['fetch'], hosts: ['169.254.169.254'], decision: 'deny' }],
     });
@@ -212,7 +212,7 @@ describe('policy sees the parsed, lower-cased host', () => {
 
 describe('a tool that touches nothing', () => {
   it('is not caught by a rule on paths, while a tool whose subject is known to touch the path is', async () => {
-    const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+    const policy = new RulePolicy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
     const agent = builtinAgent(new MemoryEnvironment({ files: { '.secret': 'x' } }), policy);
     expect(codeOf(await agent.callTool('oracle', { seed: 'moss' }))).toBe('ok');
     expect(codeOf(await agent.callTool('read_file', { path: './.secret' }))).toBe('PERMISSION_DENIED');

@@ -1,7 +1,7 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capField, defaultCaps, type OutputCaps } from './caps.js';
+import { capField, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { pathSubject } from './path-subject.js';
 
 /**
@@ -10,7 +10,7 @@ import { pathSubject } from './path-subject.js';
  */
 export function readFileTool(
   environment: Environment,
-  caps: Pick<OutputCaps, 'maxOutputChars'> = defaultCaps,
+  caps: Pick<FieldLimits, 'maxFieldChars'> = defaultFieldLimits,
 ) {
   return defineTool({
     name: 'read_file',
@@ -30,7 +30,7 @@ export function readFileTool(
     policySubject: ({ path }) => pathSubject(environment, path),
     run: async ({ path, offset, limit }) => {
       const file = await environment.readFile(path, { offset, limit });
-      return { ...file, content: capField(file.content, caps.maxOutputChars) };
+      return { ...file, content: capField(file.content, caps.maxFieldChars) };
     },
   });
 }

@@ -1,7 +1,7 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capList, defaultCaps, type OutputCaps } from './caps.js';
+import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject } from './path-subject.js';
 
@@ -13,7 +13,7 @@ import { patternSubject } from './path-subject.js';
  */
 export function searchFilesTool(
   environment: Environment,
-  caps: Pick<OutputCaps, 'maxMatches' | 'maxLineChars'> = defaultCaps,
+  caps: Pick<FieldLimits, 'maxMatches' | 'maxLineChars'> = defaultFieldLimits,
 ) {
   return defineTool({
     name: 'search_files',

@@ -1,16 +1,31 @@
 import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
-import { capField, type OutputCaps } from './caps.js';
+import { capField, type FieldLimits } from './caps.js';
 import { shellSubject } from './command-subject.js';
 import { pathSubject } from './path-subject.js';
 
 /** What the shell tool adds to the caps: its default and longest timeouts. */
-export interface ShellOptions extends Pick<OutputCaps, 'maxOutputChars'> {
+export interface ShellOptions extends Pick<FieldLimits, 'maxFieldChars'> {
   /** Default 30,000 ms. */
   shellTimeoutMs: number;
   /** The longest timeout a model may ask for. Default 300,000 ms. */
   maxShellTimeoutMs: number;
+}
+
+/** How long before the caller's deadline a command is killed, so its output still reaches the caller. */
+const deadlineMarginMs = 1000;
+
+/**
+ * The command's time: what was asked (or the default), at most `maxShellTimeoutMs`, and ending a
+ * moment before the caller's deadline — so the command is killed, and its output says `timedOut`,
+ * while its caller still waits for it. A budget shorter than that moment is left to the gate.
+ */
+function commandTimeoutMs(asked: number, options: ShellOptions, deadline: number): number {
+  const bounded = Math.min(asked, options.maxShellTimeoutMs);
+  const left = Math.floor(deadline - Date.now()) - deadlineMarginMs;
+  // with less than the margin left (or no deadline) the gate's own timeout ends the call: TIMEOUT
+  return Number.isFinite(left) && left > 0 ? Math.min(bounded, left) : bounded;
 }
 
 /**
@@ -46,7 +61,7 @@ export function shellTool(environment: Environment, options: ShellOptions) {
     run: async ({ command, timeoutMs }, context) => {
       let received = 0;
       const result = await environment.exec(command, {
-        timeoutMs: Math.min(timeoutMs ?? options.shellTimeoutMs, options.maxShellTimeoutMs),
+        timeoutMs: commandTimeoutMs(timeoutMs ?? options.shellTimeoutMs, options, context.deadline),
         signal: context.signal,
         // A sandbox with network "policy" asks this call's own policy about each destination: the
         // hosts rules that judge fetch, an ask put to the approver, every answer recorded.
@@ -61,8 +76,8 @@ export function shellTool(environment: Environment, options: ShellOptions) {
         exitCode: result.exitCode,
         signal: result.signal,
         timedOut: result.timedOut,
-        stdout: capField(result.stdout, options.maxOutputChars, result.stdoutOmittedBytes),
-        stderr: capField(result.stderr, options.maxOutputChars, result.stderrOmittedBytes),
+        stdout: capField(result.stdout, options.maxFieldChars, result.stdoutOmittedBytes),
+        stderr: capField(result.stderr, options.maxFieldChars, result.stderrOmittedBytes),
         // A sandbox limit the command ran into, named, with what to do (see SandboxLimits).
         ...(result.limit ? { limit: result.limit } : {}),
       };

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type ApprovalRequest, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { type ApprovalRequest, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { LocalEnvironment } from '@toolgate/environment';
 import { type LocalServer, startServer } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ function collect(request: IncomingMessage): Promise<void> {
   );
 }
 
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'allow',
   rules: [
     { tools: ['fetch'], hosts: ['denied.test'], decision: 'deny', reason: 'denied.test is off limits' },
@@ -69,7 +69,12 @@ function fetchAgent(approver?: (request: ApprovalRequest) => boolean) {
     ...(approver ? { approver } : {}),
     recorder: {
       toolCalled() {},
-      policyDecided: (record) => void decided.push(record),
+      policyDecided: (record) =>
+        void decided.push({
+          verdict: record.verdict.decision,
+          decision: record.decision,
+          reason: record.reason,
+        }),
       toolReturned() {},
     },
   });

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Policy, type PolicyRule } from '@toolgate/core';
+import { type PolicyRule, RulePolicy } from '@toolgate/core';
 import { type Environment, LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAgent, outputOf } from './testing-fixtures/agent.js';
@@ -60,7 +60,7 @@ if (hasRipgrep) {
 describe.each(environments)(
   'pattern tools over %s never hand over a path read_file is denied',
   (_name, make) => {
-    const agent = () => builtinAgent(make(), new Policy({ default: 'allow', rules: [readFileDenied] }));
+    const agent = () => builtinAgent(make(), new RulePolicy({ default: 'allow', rules: [readFileDenied] }));
 
     it('search_files returns no line of a denied file and says how many files it withheld', async () => {
       const output = outputOf(await agent().callTool('search_files', { pattern: 'API_KEY' }));
@@ -103,7 +103,7 @@ describe.each(environments)(
       const output = outputOf(await agent().callTool('search_files', { pattern: 'no keys' }));
       expect(output.matches).toEqual(['README.md:1: no keys here']);
       expect(output.withheldByPolicy).toBe(2);
-      const open = builtinAgent(make(), new Policy({ default: 'allow', rules: [] }));
+      const open = builtinAgent(make(), new RulePolicy({ default: 'allow', rules: [] }));
       const all = outputOf(await open.callTool('search_files', { pattern: 'API_KEY' }));
       expect(all.matches).toHaveLength(4);
       expect(all.withheldByPolicy).toBeUndefined();
@@ -114,7 +114,7 @@ describe.each(environments)(
 describe.each(environments)('pattern tools over %s judge each path as the call itself', (_name, make) => {
   it('withholds what a rule on the pattern tool itself denies, and what it would ask for, asking nobody', async () => {
     let asked = 0;
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [
         { paths: ['.env', 'secrets/**'], decision: 'deny' },
@@ -136,7 +136,7 @@ describe.each(environments)('pattern tools over %s judge each path as the call i
 
   it('keeps every path of a call approved under a tool-wide ask', async () => {
     let asked = 0;
-    const policy = new Policy({ default: 'deny', rules: [{ tools: ['search_files'], decision: 'ask' }] });
+    const policy = new RulePolicy({ default: 'deny', rules: [{ tools: ['search_files'], decision: 'ask' }] });
     const approver = () => {
       asked++;
       return true;
@@ -153,7 +153,7 @@ describe('glob judges the resolved path, not the name it was reached by', () => 
   it('withholds secrets/db.txt reached through the link hidden -> secrets', async () => {
     const agent = builtinAgent(
       new LocalEnvironment({ root }),
-      new Policy({ default: 'allow', rules: [readFileDenied] }),
+      new RulePolicy({ default: 'allow', rules: [readFileDenied] }),
     );
     const output = outputOf(await agent.callTool('glob', { pattern: 'hidden/*.txt' }));
     expect(output.paths).toEqual([]);
@@ -171,7 +171,7 @@ describe.skipIf(!hasRipgrep)('search_files tells ripgrep to skip each withheld f
         mode: 0o755,
       });
       const environment = new LocalEnvironment({ root, search: 'ripgrep', ripgrepPath: wrapper });
-      const agent = builtinAgent(environment, new Policy({ default: 'allow', rules: [readFileDenied] }));
+      const agent = builtinAgent(environment, new RulePolicy({ default: 'allow', rules: [readFileDenied] }));
       const output = outputOf(await agent.callTool('search_files', { pattern: 'API_KEY' }));
       expect(output.withheldByPolicy).toBe(2);
       const argv = readFileSync(log, 'utf8').split('\n');

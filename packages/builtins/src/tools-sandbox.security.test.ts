@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { SandboxEnvironment } from '@toolgate/environment';
 import {
   giveToSandboxUser,
@@ -160,7 +160,7 @@ describe.skipIf(sandboxSkipReason() !== undefined)(
       const registry = new ToolRegistry();
       for (const tool of builtinTools(environment)) registry.register(tool);
       const gate = new ToolGate(registry, {
-        policy: new Policy({
+        policy: new RulePolicy({
           default: 'allow',
           rules: [{ tools: ['shell'], hosts: ['denied.test'], decision: 'deny', reason: 'no exfiltration' }],
         }),

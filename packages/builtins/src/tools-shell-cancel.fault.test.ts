@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { ToolGate, type ToolProgressEvent, ToolRegistry } from '@toolgate/core';
+import { ToolGate, ToolRegistry } from '@toolgate/core';
+import type { ToolProgressEvent } from '@toolgate/core/internal';
 import { LocalEnvironment } from '@toolgate/environment';
 import { makeWorld, type TempWorld } from '@toolgate/environment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

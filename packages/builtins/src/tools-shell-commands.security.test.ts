@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Policy, policies } from '@toolgate/core';
+import { RulePolicy } from '@toolgate/core';
 import { LocalEnvironment } from '@toolgate/environment';
 import { afterEach, describe, expect, it } from 'vitest';
+import { policies } from './policies.js';
 import { builtinAgent, codeOf } from './testing-fixtures/agent.js';
 
 // Issue 24's attacks on the shell tool, run for real: a workspace holding `f`, a policy that allows
@@ -22,7 +23,7 @@ function workspace(): string {
   return root;
 }
 
-const denyRm = new Policy({
+const denyRm = new RulePolicy({
   default: 'allow',
   rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'deny', reason: 'no deleting' }],
 });
@@ -100,7 +101,7 @@ describe('a line dash would read differently is refused, and nothing runs', () =
   it.each([
     [
       'a rule allowing npm test',
-      new Policy({ rules: [{ tools: ['shell'], commands: ['npm test'], decision: 'allow' }] }),
+      new RulePolicy({ rules: [{ tools: ['shell'], commands: ['npm test'], decision: 'allow' }] }),
     ],
     ['allow-all', policies.allowAll()],
   ])("under %s the line is refused, naming $'…', and X is never made", async (_name, policy) => {
@@ -115,7 +116,7 @@ describe('a line dash would read differently is refused, and nothing runs', () =
 });
 
 describe('redirection targets are paths, judged by path rules', () => {
-  const policy = new Policy({
+  const policy = new RulePolicy({
     default: 'allow',
     rules: [{ tools: ['shell'], paths: ['secret.txt', 'sub/**'], decision: 'deny' }],
   });

@@ -15,7 +15,7 @@ describe('shell command size', () => {
     }),
     undefined,
     undefined,
-    { maxParameterChars: Number.POSITIVE_INFINITY },
+    { limits: { parameterChars: Number.POSITIVE_INFINITY } },
   );
 
   it('refuses a 10 MB command with a clear error before anything runs (no stack overflow)', async () => {

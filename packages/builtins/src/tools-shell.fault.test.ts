@@ -32,12 +32,23 @@ describe('shell tool faults', () => {
     expect(alive(pid)).toBe(false);
   });
 
+  it("kills a command at the caller's deadline, before the timeout it asked for, and says it timed out", async () => {
+    const shell = builtinAgent(new LocalEnvironment({ root: world.root }));
+    // the gate's budget (here 4 s) is the deadline the shell sees; the command asked for 60 s
+    const result = await shell.callTool(
+      'shell',
+      { command: 'sleep 30', timeoutMs: 60_000 },
+      { deadline: Date.now() + 4000, timeoutMs: 60_000 },
+    );
+    expect(outputOf(result)).toMatchObject({ timedOut: true, exitCode: null });
+  });
+
   it('caps a huge output with a marker saying how much was left out', async () => {
     const agent = builtinAgent(
       new LocalEnvironment({ root: world.root, maxOutputBytes: 10_000 }),
       undefined,
       {
-        maxOutputChars: 50,
+        maxFieldChars: 50,
       },
     );
     const { stdout } = outputOf(await agent.callTool('shell', { command: 'yes | head -c 2000000' }));

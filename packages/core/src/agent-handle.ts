@@ -3,13 +3,9 @@ import type { CallOptions } from './context.js';
 import type { ToolGate } from './gate.js';
 import type { Manifest } from './manifest.js';
 import { narrowedManifest } from './narrow.js';
-import type {
-  AgentDerivedRecord,
-  PolicyDecidedRecord,
-  Recorder,
-  ToolCalledRecord,
-  ToolReturnedRecord,
-} from './recorder.js';
+import { exactGrant, type Grant } from './pipeline/grant.js';
+import { BufferedRecorder } from './pipeline/record.js';
+import type { AgentDerivedRecord } from './recorder.js';
 import type { ToolDescription } from './tool.js';
 import type { ToolCall, ToolResult } from './tool-result.js';
 
@@ -21,6 +17,8 @@ import type { ToolCall, ToolResult } from './tool-result.js';
 export class AgentHandle {
   readonly #gate: ToolGate;
   readonly manifest: Manifest;
+  /** The manifest's tools as a grant: exactly these names. */
+  readonly grant: Grant;
   /** The handle this one was derived from with {@link AgentHandle.narrow}; undefined for a root. */
   readonly parent: AgentHandle | undefined;
   /** The derivation still to record (at the first call), or its recording under way. */
@@ -30,6 +28,7 @@ export class AgentHandle {
   constructor(gate: ToolGate, manifest: Manifest, parent?: AgentHandle) {
     this.#gate = gate;
     this.manifest = manifest;
+    this.grant = exactGrant(manifest.name, manifest.tools);
     this.parent = parent;
     if (parent !== undefined)
       this.#lineage = { agent: manifest.name, parent: parent.manifest.name, tools: [...manifest.tools] };
@@ -43,7 +42,7 @@ export class AgentHandle {
   callTool(name: string, parameters?: unknown, options?: CallOptions): Promise<ToolResult> {
     if (this.#lineage !== undefined)
       return this.recordLineage().then(() => this.callTool(name, parameters, options));
-    return this.#gate.run(this.manifest, name, parameters, this.#gate.recorder, options);
+    return this.#gate.run({ grant: this.grant, tool: name, parameters, options });
   }
 
   /**
@@ -59,7 +58,7 @@ export class AgentHandle {
    * }
    */
   check(name: string, parameters?: unknown): Promise<CallCheck> {
-    return this.#gate.check(this.manifest, name, parameters);
+    return this.#gate.check(this.grant, name, parameters);
   }
 
   /**
@@ -118,7 +117,13 @@ export class AgentHandle {
     const buffers = calls.map(() => new BufferedRecorder());
     const results = await Promise.all(
       calls.map((call, index) =>
-        this.#gate.run(this.manifest, call.name, call.parameters, buffers[index]!, call.options ?? options),
+        this.#gate.run({
+          grant: this.grant,
+          tool: call.name,
+          parameters: call.parameters,
+          recorder: buffers[index]!,
+          options: call.options ?? options,
+        }),
       ),
     );
     for (const buffer of buffers) await buffer.flushTo(this.#gate.recorder);
@@ -129,7 +134,7 @@ export class AgentHandle {
   async #allParallelSafe(calls: readonly ToolCall[]): Promise<boolean> {
     let permitted = false;
     for (const call of calls) {
-      if (!this.manifest.tools.includes(call.name)) continue;
+      if (!this.grant.allows(call.name)) continue;
       const tool = this.#gate.registry.get(call.name);
       if (tool) {
         if (!tool.isParallelSafe(call.parameters)) return false;
@@ -153,22 +158,5 @@ export class AgentHandle {
     if (this.manifest.tools.length === 0) return '';
     const lines = await this.#gate.registry.describe(this.manifest.tools);
     return lines === '' ? '' : `AVAILABLE TOOLS\n${lines}`;
-  }
-}
-
-/** Holds one call's records so a concurrent batch can be recorded in the model's order. */
-class BufferedRecorder implements Recorder {
-  readonly #writes: ((recorder: Recorder) => void | Promise<void>)[] = [];
-  toolCalled(record: ToolCalledRecord) {
-    this.#writes.push((recorder) => recorder.toolCalled(record));
-  }
-  policyDecided(record: PolicyDecidedRecord) {
-    this.#writes.push((recorder) => recorder.policyDecided(record));
-  }
-  toolReturned(record: ToolReturnedRecord) {
-    this.#writes.push((recorder) => recorder.toolReturned(record));
-  }
-  async flushTo(recorder: Recorder): Promise<void> {
-    for (const write of this.#writes) await write(recorder);
   }
 }

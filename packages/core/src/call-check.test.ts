@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ToolgateError } from './errors.js';
 import { ToolGate } from './gate.js';
-import { Policy } from './policy.js';
+import { RulePolicy } from './policy.js';
 import type { Recorder } from './recorder.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolResolver } from './resolver.js';
@@ -27,7 +27,7 @@ const read = defineTool({
   policySubject: () => ({}),
 });
 
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'deny',
   rules: [
     { tools: ['read_note'], decision: 'allow', reason: 'reads are fine' },
@@ -45,7 +45,7 @@ function recording() {
   return { events, recorder };
 }
 
-function agent(options: { approver?: () => boolean; recorder?: Recorder; policy?: Policy } = {}) {
+function agent(options: { approver?: () => boolean; recorder?: Recorder; policy?: RulePolicy } = {}) {
   const registry = new ToolRegistry().register(write).register(read);
   return new ToolGate(registry, { policy, ...options }).forAgent({
     name: 'scribe',
@@ -77,7 +77,7 @@ describe('AgentHandle.check: the pre-flight verdict', () => {
 
   it('refuses an ungranted tool, an unknown tool, bad parameters and a policy deny with their codes', async () => {
     const scribe = agent({
-      policy: new Policy({ default: 'allow', rules: [{ tools: ['read_note'], decision: 'deny' }] }),
+      policy: new RulePolicy({ default: 'allow', rules: [{ tools: ['read_note'], decision: 'deny' }] }),
     });
     const ungranted = await scribe.check('burn_note', {});
     expect(ungranted).toMatchObject({ status: 'refused', error: { code: 'CAPABILITY_VIOLATION' } });
@@ -145,7 +145,7 @@ describe('CallOptions.decision: an approval made outside the gate', () => {
   });
 
   it('never widens a deny, and is ignored when policy allows', async () => {
-    const scribe = agent({ policy: new Policy({ default: 'deny', rules: [] }) });
+    const scribe = agent({ policy: new RulePolicy({ default: 'deny', rules: [] }) });
     runs = 0;
     const denied = await scribe.callTool(
       'write_note',

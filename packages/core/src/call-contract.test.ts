@@ -315,11 +315,15 @@ describe('durations', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(25);
   });
 
-  it('takes a duration from durationOf when it gives one (as a replay does)', async () => {
+  it("takes a duration from the gate's recording when it gives one (as a replay does)", async () => {
     const { registry } = hangingTools();
     const gate = new ToolGate(registry, {
       callIds: () => 'r-1',
-      durationOf: (callId) => (callId === 'r-1' ? 42 : undefined),
+      recording: {
+        decision: () => ({ verdict: { decision: 'allow', reason: 'recorded' } }),
+        output: () => null,
+        duration: (callId) => (callId === 'r-1' ? 42 : undefined),
+      },
     });
     expect(await gate.forAgent(manifest).callTool('nope', {})).toMatchObject({ durationMs: 42 });
   });

@@ -87,8 +87,7 @@ describe('caps per content part', () => {
         }),
     });
     const gate = new ToolGate(new ToolRegistry().register(tool), {
-      maxContentBytes: 1000,
-      maxOutputChars: 200,
+      limits: { contentBytes: 1000, outputChars: 200 },
     });
     const result = await gate.forAgent({ name: 'a', tools: ['draw'] }).callTool('draw', {});
     expect(result).toMatchObject({ isError: false, output: { drawn: 2 } });

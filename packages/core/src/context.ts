@@ -1,3 +1,4 @@
+import type { Approver } from './gate-options.js';
 import type { Decision, PolicySubject, PolicyVerdict } from './policy.js';
 
 /** How far a running call has got: MCP's progress notification, as data. */
@@ -30,6 +31,12 @@ export interface ToolContext {
   readonly callId: string;
   /** The name of the agent that made the call. */
   readonly agent: string;
+  /**
+   * When the call's time runs out, in ms since the epoch (`Date.now()`); `Infinity` for never. A
+   * tool or resolver that waits on something slow (a server, a process) waits until here and no
+   * longer, with no default budget of its own.
+   */
+  readonly deadline: number;
   /** Tells the caller how far the call has got; ignored once the call has ended. */
   reportProgress(progress: ToolProgress): void;
   /**
@@ -81,6 +88,18 @@ export interface CallOptions {
    * Only `approved: true` approves.
    */
   decision?: ExternalDecision;
+  /** Decides this call's `ask` in place of the gate's approver (a gateway asks the calling client). */
+  approver?: Approver;
+  /**
+   * This call's time budget in ms, in place of the tool's own and the gate's default (a server that
+   * takes its budget from a config it reloads passes it per call). `Infinity` for none.
+   */
+  timeoutMs?: number;
+  /**
+   * When the caller stops waiting, in ms since the epoch (`Date.now()`): the call's budget ends here
+   * at the latest, and the tool's context says so (`context.deadline`).
+   */
+  deadline?: number;
 }
 
 /** A decision on an `ask` call made outside the gate: who decided, and why. */

@@ -1,3 +1,5 @@
+import { ToolgateError } from './errors.js';
+
 /**
  * Node's timer handle. Spelled out so core also type-checks where the DOM's `setTimeout` types are
  * in scope (the ledger viewer's page imports core's types).
@@ -80,4 +82,13 @@ export function afterBudget(budgetMs: number, fire: () => void): () => void {
   const deadline = list.add(fire);
   const owner = list;
   return () => owner.remove(deadline);
+}
+
+/** A time budget as given (a positive number of ms, `Infinity` for none), or a definition error. */
+export function checkTimeout(timeoutMs: unknown, what: string): number {
+  if (typeof timeoutMs === 'number' && timeoutMs > 0 && !Number.isNaN(timeoutMs)) return timeoutMs;
+  throw new ToolgateError(
+    'INVALID_DEFINITION',
+    `${what} timeoutMs must be a positive number of milliseconds (Infinity for none), not ${String(timeoutMs)}`,
+  );
 }

@@ -1,3 +1,5 @@
+import type { Limits } from './pipeline/cap.js';
+import type { Recording } from './pipeline/recording.js';
 import type { Policy, PolicyRequest } from './policy.js';
 import type { Recorder } from './recorder.js';
 
@@ -7,17 +9,24 @@ export interface ApprovalRequest extends PolicyRequest {
   reason: string;
 }
 
+/** An approver's answer in full: whether it approves, and optionally who decided, how far it reaches, and why. */
+export interface ApproverAnswer {
+  approved: boolean;
+  reason?: string;
+  /** Who decided (a user id), recorded in the answer. */
+  by?: string;
+  /** How far the approval reaches (e.g. `session`), recorded in the answer. */
+  scope?: string;
+}
+
 /** Decides `ask` calls: true (or `{ approved: true }`) lets the call run. */
 export type Approver = (
   request: ApprovalRequest,
-) =>
-  | boolean
-  | { approved: boolean; reason?: string }
-  | Promise<boolean | { approved: boolean; reason?: string }>;
+) => boolean | ApproverAnswer | Promise<boolean | ApproverAnswer>;
 
 /** What a {@link ToolGate} is built with. Every input that is not a pure function of the run is injected. */
 export interface ToolGateOptions {
-  /** Default: {@link policies.allowAll} (the grant is still the boundary). */
+  /** Default: allow every granted call (the grant is still the boundary; presets are `@toolgate/builtins`' `policies`). */
   policy?: Policy;
   /** Decides `ask`. Without one, `ask` is a deny that says so. */
   approver?: Approver;
@@ -25,13 +34,12 @@ export interface ToolGateOptions {
   recorder?: Recorder;
   /** Makes call ids. Default: `crypto.randomUUID`; inject a counter for byte-identical ledgers. */
   callIds?: () => string;
-  /** The cap on one output's JSON text, in characters, as returned (escaping counted). Default 100,000. */
-  maxOutputChars?: number;
   /**
-   * The cap on one error message, in JSON-escaped characters, plus a marker. Default 10,000. Apart
-   * from `maxOutputChars`, so a replay (which lifts the output cap) words errors the same way.
+   * What one call hands back at most: `outputChars` (the output's JSON text and each text part,
+   * default 100,000), `contentBytes` (each binary part, default 5 MiB), `errorChars` (an error
+   * message, default 10,000). Applied once, by the gate; nothing below it caps a result.
    */
-  maxErrorChars?: number;
+  limits?: Partial<Limits>;
   /**
    * The time budget of one call, in ms, for a tool that sets none of its own: past it the tool's
    * signal is aborted and the call ends with TIMEOUT. `Infinity` for none. Default 600,000 (10 min).
@@ -43,21 +51,8 @@ export interface ToolGateOptions {
    */
   clock?: () => number;
   /**
-   * Says how long a call took instead of the clock, when it returns a number: a replay answers with
-   * the recorded duration. Asked once per call, as it ends.
+   * A recorded run to replay (the gate's one replay seam): it supplies each call's verdict and
+   * answer, output and duration in place of policy, the approver, the tool and the clock.
    */
-  durationOf?: (callId: string) => number | undefined;
-  /**
-   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
-   * it is replaced by a text part saying what was omitted. Default 5 MiB. Text parts are capped
-   * one by one at `maxOutputChars`.
-   */
-  maxContentBytes?: number;
-  /**
-   * The bound on one call's parameters, in characters of their JSON text (escaping counted, as for
-   * `maxOutputChars`). Parameters past it are refused with INVALID_PARAMETERS before anything runs;
-   * the ledger records only their size and SHA-256 (`{ omitted: { chars, sha256 } }`). Default
-   * 1,048,576 (1 MiB); `Infinity` for none.
-   */
-  maxParameterChars?: number;
+  recording?: Recording;
 }

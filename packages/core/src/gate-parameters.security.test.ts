@@ -5,7 +5,7 @@ import type { Recorder } from './recorder.js';
 import { ToolRegistry } from './registry.js';
 import { defineTool } from './tool.js';
 
-function recordingGate(options: { maxParameterChars?: number } = {}) {
+function recordingGate(options: { parameterChars?: number } = {}) {
   const records: { kind: string; record: unknown }[] = [];
   let runs = 0;
   const recorder: Recorder = {
@@ -24,17 +24,17 @@ function recordingGate(options: { maxParameterChars?: number } = {}) {
       },
     }),
   );
-  const gate = new ToolGate(registry, { recorder, ...options });
+  const gate = new ToolGate(registry, { recorder, limits: options });
   return { agent: gate.forAgent({ name: 'writer', tools: ['note'] }), records, runs: () => runs };
 }
 
 describe('the gate bounds a call’s parameters before recording or running it', () => {
-  it('refuses parameters past maxParameterChars with INVALID_PARAMETERS, recording only their size and digest', async () => {
-    const { agent, records, runs } = recordingGate({ maxParameterChars: 1000 });
+  it('refuses parameters past limits.parameterChars with INVALID_PARAMETERS, recording only their size and digest', async () => {
+    const { agent, records, runs } = recordingGate({ parameterChars: 1000 });
     const payload = 'PAYLOAD'.repeat(1000);
     const result = await agent.callTool('note', { text: payload });
     expect(result.isError && result.error.code).toBe('INVALID_PARAMETERS');
-    expect(result.isError && result.error.message).toContain('maxParameterChars');
+    expect(result.isError && result.error.message).toContain('limits.parameterChars');
     expect(runs()).toBe(0);
     const ledger = JSON.stringify(records);
     expect(ledger).not.toContain('PAYLOADPAYLOAD');
@@ -46,14 +46,14 @@ describe('the gate bounds a call’s parameters before recording or running it',
   });
 
   it('refuses them in the pre-flight check too', async () => {
-    const { agent, records } = recordingGate({ maxParameterChars: 1000 });
+    const { agent, records } = recordingGate({ parameterChars: 1000 });
     const checked = await agent.check('note', { text: 'x'.repeat(2000) });
     expect(checked).toMatchObject({ status: 'refused', error: { code: 'INVALID_PARAMETERS' } });
     expect(records).toEqual([]);
   });
 
   it('runs and records parameters within the bound as they are', async () => {
-    const { agent, records, runs } = recordingGate({ maxParameterChars: 1000 });
+    const { agent, records, runs } = recordingGate({ parameterChars: 1000 });
     const result = await agent.callTool('note', { text: 'short' });
     expect(result.isError).toBe(false);
     expect(runs()).toBe(1);
@@ -70,7 +70,7 @@ describe('the gate bounds a call’s parameters before recording or running it',
     expect(kept.isError).toBe(false);
   });
 
-  it('refuses a maxParameterChars that is not a positive number', () => {
-    expect(() => recordingGate({ maxParameterChars: 0 })).toThrow(/maxParameterChars/);
+  it('refuses a limits.parameterChars that is not a positive number', () => {
+    expect(() => recordingGate({ parameterChars: 0 })).toThrow(/limits.parameterChars/);
   });
 });

@@ -37,16 +37,14 @@ const registry = new ToolRegistry()
 
 // parameters unbounded here: the 2 MB command must reach the tool for its error to be capped
 const agent = new ToolGate(registry, {
-  maxOutputChars: 100_000,
-  maxErrorChars: 10_000,
-  maxParameterChars: Number.POSITIVE_INFINITY,
+  limits: { outputChars: 100_000, errorChars: 10_000, parameterChars: Number.POSITIVE_INFINITY },
 }).forAgent({
   name: 'a',
   tools: ['quotes', 'echo_fail', 'throw_plain'],
 });
 
 describe('the gate caps what it returns', () => {
-  it('returns at most maxOutputChars of JSON for an output of quotes (not 2× from escaping)', async () => {
+  it('returns at most limits.outputChars of JSON for an output of quotes (not 2× from escaping)', async () => {
     const result = await agent.callTool('quotes', { count: 300_000 });
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
     expect(JSON.stringify((result as { output: unknown }).output).length).toBeLessThanOrEqual(100_000);
@@ -66,7 +64,7 @@ describe('the gate caps what it returns', () => {
   });
 
   it('caps error messages at 10,000 characters by default, apart from the output cap', async () => {
-    const gate = new ToolGate(registry, { maxOutputChars: 50 });
+    const gate = new ToolGate(registry, { limits: { outputChars: 50 } });
     const result = await gate.forAgent({ name: 'a', tools: ['echo_fail'] }).callTool('echo_fail', {
       command: 'x'.repeat(20_000),
     });

@@ -4,7 +4,8 @@ import { ToolgateError } from './errors.js';
 import { ToolGate } from './gate.js';
 import type { ApprovalRequest } from './gate-options.js';
 import type { JsonObject } from './json.js';
-import { Policy, type PolicySubject, policies } from './policy.js';
+import { patternGrant } from './pipeline/grant.js';
+import { type Policy, type PolicySubject, RulePolicy } from './policy.js';
 import type { Recorder } from './recorder.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolResolver } from './resolver.js';
@@ -96,7 +97,7 @@ describe('AgentHandle.callTool', () => {
     });
     expect(records.map((entry) => entry.method)).toEqual(['toolCalled', 'policyDecided', 'toolReturned']);
     expect(records.every((entry) => entry.record.callId === 'call-0')).toBe(true);
-    expect(records[1]!.record).toMatchObject({ verdict: 'allow', decision: 'allow' });
+    expect(records[1]!.record).toMatchObject({ verdict: { decision: 'allow' }, decision: 'allow' });
     expect(records[2]!.record).toMatchObject({ isError: false, durationMs: 7 });
   });
 
@@ -157,7 +158,7 @@ describe('AgentHandle.callTool', () => {
     const registry = new ToolRegistry().register(
       defineTool({ name: 'shell', description: 'd', input: z.object({}), run }),
     );
-    const policy = new Policy({
+    const policy = new RulePolicy({
       rules: [{ tools: ['shell'], decision: 'deny', reason: 'no shells in the grove' }],
     });
     const result = await new ToolGate(registry, { policy })
@@ -174,7 +175,7 @@ describe('AgentHandle.callTool', () => {
   });
 
   it('treats ask with no approver as a deny that says so', async () => {
-    const result = await new ToolGate(tools(), { policy: policies.workspace() })
+    const result = await new ToolGate(tools(), { policy: new RulePolicy({ default: 'ask', rules: [] }) })
       .forAgent(everything)
       .callTool('explode');
     expect(result).toMatchObject({
@@ -190,7 +191,7 @@ describe('AgentHandle.callTool', () => {
     const approver = vi.fn(async ({ tool }: { tool: string }) =>
       tool === 'write_note' ? true : { approved: false, reason: 'not today' },
     );
-    const policy = new Policy({ default: 'ask', rules: [] });
+    const policy = new RulePolicy({ default: 'ask', rules: [] });
     const { recorder, records } = memoryRecorder();
     const agent = new ToolGate(tools(), { policy, approver, recorder, callIds: counter() }).forAgent(
       everything,
@@ -217,8 +218,35 @@ describe('AgentHandle.callTool', () => {
     ).toEqual(['allow', 'deny']);
   });
 
+  it("asks a call's own approver in place of the gate's, and runs a pattern grant's call through the same pipeline", async () => {
+    const policy = new RulePolicy({ default: 'ask', rules: [] });
+    const gateApprover = vi.fn(() => false);
+    const callApprover = vi.fn(() => ({ approved: true, by: 'alice', reason: 'fine' }));
+    const { recorder, records } = memoryRecorder();
+    const gate = new ToolGate(tools(), { policy, approver: gateApprover, recorder, callIds: counter() });
+    const result = await gate.call(
+      { tool: 'write_note', parameters: { text: 'hi' } },
+      { grant: patternGrant('desk', ['write_*']), approver: callApprover },
+    );
+    expect(result).toMatchObject({ isError: false, output: { written: 2 } });
+    expect(gateApprover).not.toHaveBeenCalled();
+    expect(callApprover).toHaveBeenCalledWith(expect.objectContaining({ agent: 'desk', tool: 'write_note' }));
+    const decided = records.find((entry) => entry.method === 'policyDecided')!.record;
+    expect(decided).toMatchObject({
+      agent: 'desk',
+      decision: 'allow',
+      reason: 'no rule matched; the default is ask; approved by alice: fine',
+    });
+    const refused = await gate.call(
+      { tool: 'oracle', parameters: { seed: 'x' } },
+      { grant: patternGrant('desk', ['write_*']) },
+    );
+    expect(refused).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
+    expect(gateApprover).not.toHaveBeenCalled();
+  });
+
   it('denies when the approver throws', async () => {
-    const policy = new Policy({ default: 'ask', rules: [] });
+    const policy = new RulePolicy({ default: 'ask', rules: [] });
     const approver = () => {
       throw new Error('approval service down');
     };
@@ -243,7 +271,7 @@ describe('AgentHandle.callTool', () => {
         run: () => ({ text: 'x'.repeat(5000) }),
       }),
     );
-    const result = await new ToolGate(registry, { maxOutputChars: 100 })
+    const result = await new ToolGate(registry, { limits: { outputChars: 100 } })
       .forAgent({ name: 'a', tools: ['flood'] })
       .callTool('flood');
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
@@ -267,8 +295,8 @@ describe('AgentHandle.callTool', () => {
   });
 
   it('refuses a bad manifest with a clear error', () => {
-    expect(() => new ToolGate(tools()).forAgent({ name: 'a', tools: ['oracle'], persona: 3 })).toThrow(
-      'persona: Invalid input: expected string, received number',
+    expect(() => new ToolGate(tools()).forAgent({ name: 'a', tools: ['oracle'], description: 3 })).toThrow(
+      'description: Invalid input: expected string, received number',
     );
   });
 });
@@ -382,11 +410,11 @@ describe('AgentHandle.callTools', () => {
 });
 
 describe('ToolGate subjects', () => {
-  const secretRule = new Policy({
+  const secretRule = new RulePolicy({
     default: 'allow',
     rules: [{ tools: ['read_file'], paths: ['.secret'], decision: 'deny' }],
   });
-  const pubRule = new Policy({
+  const pubRule = new RulePolicy({
     default: 'deny',
     rules: [{ tools: ['read_file'], paths: ['pub/**'], decision: 'allow' }],
   });
@@ -501,7 +529,7 @@ describe('ToolGate subjects', () => {
     });
     const requests: ApprovalRequest[] = [];
     const gate = new ToolGate(new ToolRegistry().register(shell), {
-      policy: new Policy({
+      policy: new RulePolicy({
         default: 'deny',
         rules: [{ tools: ['shell'], commands: ['npm test', 'npm run lint'], decision: 'ask' }],
       }),

@@ -1,33 +1,67 @@
 import { AgentHandle } from './agent-handle.js';
-import { answerAsk, callAuthority } from './call-authority.js';
 import type { CallCheck } from './call-check.js';
-import { checkTimeout, runCall } from './call-run.js';
-import { type ContentPart, isToolOutput } from './content.js';
-import { capToolOutput, defaultMaxContentBytes } from './content-caps.js';
-import type { CallOptions, ExternalDecision } from './context.js';
-import { messageOf, ToolgateError } from './errors.js';
-import type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
-import { capJsonText, type JsonObject, type JsonValue, toCappedJson, toJsonValue } from './json.js';
+import type { CallOptions } from './context.js';
+import { checkTimeout } from './deadlines.js';
+import { ToolgateError } from './errors.js';
+import type { Approver, ToolGateOptions } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
-import { defaultMaxParameterChars, omittedParameters, parametersTooLarge } from './parameter-bound.js';
+import { type Admitted, admit } from './pipeline/admit.js';
+import { callAuthority } from './pipeline/authorize.js';
+import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
+import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
+import { dispatch } from './pipeline/dispatch.js';
+import type { Grant } from './pipeline/grant.js';
 import {
-  type Policy,
-  type PolicyRequest,
-  type PolicySubject,
-  type PolicyVerdict,
-  policies,
-} from './policy.js';
-import { noopRecorder, type Recorder, type ToolErrorData } from './recorder.js';
-import { outputOf, type ResolvedTool, type ToolRegistry, validate } from './registry.js';
-import { subjectOf } from './subject.js';
+  checkParameterChars,
+  omittedParameters,
+  oversizedParameters,
+  parametersTooLarge,
+} from './pipeline/parameter-bound.js';
+import {
+  type Ending,
+  type RecordedCall,
+  recordCalled,
+  recordDecided,
+  recordReturned,
+} from './pipeline/record.js';
+import type { Recording } from './pipeline/recording.js';
+import { subjectOf } from './pipeline/subject.js';
+import { allowAll, type Policy, type PolicyRequest, type PolicySubject } from './policy.js';
+import { noopRecorder, type Recorder } from './recorder.js';
+import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';
 
+/** One call as {@link ToolGate.call} takes it: the tool's name and its parameters. */
+export interface ToolRequest {
+  tool: string;
+  parameters?: unknown;
+}
+
+/** What one {@link ToolGate.call} is made under: the caller's grant, and the call's own options. */
+export interface GateCallOptions extends CallOptions {
+  /** Who is calling and which tools they may call. */
+  grant: Grant;
+}
+
+/** One call as the gate's pipeline runs it. @internal */
+export interface GateRun {
+  grant: Grant;
+  tool: unknown;
+  parameters: unknown;
+  /** Where this call's records go (a batch buffers them); default the gate's recorder. */
+  recorder?: Recorder;
+  options?: CallOptions | undefined;
+}
+
 /**
- * The gate between agents and tools. It binds the registry, policy, approver and recorder once;
- * {@link ToolGate.forAgent} hands each agent a handle bound to its manifest.
+ * The gate between agents and tools, and the only way a call runs: grant → resolve → validate →
+ * subject → decide → dispatch → cap → record, one station a file under `pipeline/`. It binds the
+ * registry, policy, approver, limits and recorder once; each call brings its grant (and, if it
+ * likes, its own approver or decision). {@link ToolGate.forAgent} hands an agent a handle bound
+ * to its manifest.
  *
  * @example
- * const gate = new ToolGate(registry, { policy: policies.workspace(), recorder });
+ * const gate = new ToolGate(registry, { policy: parsePolicyText(readFileSync('policy.yaml', 'utf8')), recorder });
  * const teller = gate.forAgent({ name: 'fortune-teller', tools: ['oracle'] });
  * const result = await teller.callTool('oracle', { seed: 'moss' });
  */
@@ -35,32 +69,30 @@ export class ToolGate {
   readonly registry: ToolRegistry;
   readonly policy: Policy;
   readonly recorder: Recorder;
-  readonly maxOutputChars: number;
-  readonly maxErrorChars: number;
+  /** What one call hands back at most: applied once, here. */
+  readonly limits: Limits;
   /** The default time budget of one call, in ms (`Infinity` for none). */
   readonly timeoutMs: number;
-  readonly maxContentBytes: number;
-  /** The bound on one call's parameters, in characters of their JSON text (escaping counted). */
-  readonly maxParameterChars: number;
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
-  readonly #durationOf: ((callId: string) => number | undefined) | undefined;
+  readonly #recording: Recording | undefined;
+  readonly #replayLimits: Limits;
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
-    this.policy = options.policy ?? policies.allowAll();
+    this.policy = options.policy ?? allowAll();
     this.recorder = options.recorder ?? noopRecorder;
-    this.maxOutputChars = options.maxOutputChars ?? 100_000;
-    this.maxErrorChars = options.maxErrorChars ?? 10_000;
-    this.maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
-    this.maxParameterChars = checkBound(options.maxParameterChars ?? defaultMaxParameterChars);
+    const limits = { ...defaultLimits, ...options.limits };
+    this.limits = Object.freeze({ ...limits, parameterChars: checkParameterChars(limits.parameterChars) });
     this.#approver = options.approver;
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
     this.timeoutMs =
       options.timeoutMs === undefined ? 600_000 : checkTimeout(options.timeoutMs, 'the gate option');
     this.#clock = options.clock ?? (() => performance.now());
-    this.#durationOf = options.durationOf;
+    this.#recording = options.recording;
+    // recorded outputs were capped when they were recorded; errors are capped again, the same way
+    this.#replayLimits = { ...this.limits, outputChars: Infinity, contentBytes: Infinity };
   }
 
   /** A handle bound to one agent's manifest (validated here). */
@@ -69,198 +101,147 @@ export class ToolGate {
   }
 
   /**
-   * Runs one call through the whole pipeline, recording to `recorder`. Nothing the model asks for
-   * makes it throw; only a failing recorder does (a run is never silently unrecorded).
+   * Runs one call for the holder of `options.grant`, recording it to the gate's recorder. Nothing
+   * the caller sends makes it throw: a violation, an unknown tool, bad parameters, a denial or a
+   * failing tool all come back as a result with `isError: true`. Only a failing recorder rejects
+   * (a run is never silently unrecorded).
+   *
+   * @example
+   * const result = await gate.call({ tool: 'fs__read_file', parameters: { path: 'a.md' } }, {
+   *   grant: patternGrant('desktop', ['fs__read_*']),
+   *   approver: askTheClient,
+   * });
+   */
+  call(request: ToolRequest, options: GateCallOptions): Promise<ToolResult> {
+    const { grant, ...rest } = options;
+    return this.run({ grant, tool: request.tool, parameters: request.parameters, options: rest });
+  }
+
+  /**
+   * The pipeline, top to bottom. Records `tool.called`, `policy.decided` (once policy was asked)
+   * and `tool.returned`.
    * @internal
    */
-  async run(
-    manifest: Manifest,
-    name: unknown,
-    parameters: unknown,
-    recorder: Recorder,
-    options: CallOptions = {},
-  ): Promise<ToolResult> {
+  async run(run: GateRun): Promise<ToolResult> {
+    const { grant, options = {} } = run;
     const started = this.#clock();
-    const callId = this.#callIds();
-    const tool = typeof name === 'string' ? name : String(name);
-    const agent = manifest.name;
-    const recording = recorder !== noopRecorder;
-    const measured = this.#measured(parameters);
-    if (measured.oversized) {
-      if (recording)
-        await recorder.toolCalled({
-          callId,
-          agent,
-          tool,
-          parameters: await omittedParameters(measured.text),
-        });
-      return this.#finish(recorder, callId, agent, tool, started, {
-        error: parametersTooLarge(tool, measured.text.length, this.maxParameterChars),
-      });
+    const call: RecordedCall = {
+      recorder: run.recorder ?? this.recorder,
+      callId: this.#callIds(),
+      agent: grant.agent,
+      tool: typeof run.tool === 'string' ? run.tool : String(run.tool),
+    };
+    // parameters past the bound are refused before anything runs, and never reach the ledger
+    const oversized = oversizedParameters(run.parameters, this.limits.parameterChars);
+    if (oversized !== undefined) {
+      const omitted = recordCalled(call, await omittedParameters(oversized));
+      if (omitted instanceof Promise) await omitted;
+      const error = parametersTooLarge(call.tool, oversized.length, this.limits.parameterChars);
+      return this.#finish({ call, started, outcome: { error } });
     }
-    if (recording) await recorder.toolCalled({ callId, agent, tool, parameters: measured.value });
+    const called = recordCalled(call, run.parameters);
+    if (called instanceof Promise) await called;
 
-    let checked: Checked;
+    let assessed: Assessed;
+    let decided: Decided;
     try {
-      const pending = this.#check(manifest, name, tool, parameters);
-      const assessed = pending instanceof Promise ? await pending : pending;
-      checked =
-        assessed.verdict.decision === 'ask'
-          ? await this.#asked(assessed, callId, options.decision)
-          : { ...assessed, allowed: assessed.verdict.decision === 'allow', reason: assessed.verdict.reason };
+      const pending = this.#assess(grant, run.tool, run.parameters);
+      assessed = pending instanceof Promise ? await pending : pending;
+      const recording = this.#recording;
+      const deciding = recording
+        ? decidedOf(recording.decision({ callId: call.callId, request: assessed.request }))
+        : decide({
+            policy: this.policy,
+            request: assessed.request,
+            callId: call.callId,
+            approver: options.approver ?? this.#approver,
+            decision: options.decision,
+          });
+      decided = deciding instanceof Promise ? await deciding : deciding;
     } catch (error) {
-      return this.#finish(recorder, callId, agent, tool, started, { error });
+      return this.#finish({ call, started, outcome: { error } });
     }
-    const { resolved, valid, verdict, allowed } = checked;
-    if (recording) {
-      await recorder.policyDecided({
-        callId,
-        agent,
-        tool,
-        verdict: verdict.decision,
-        decision: allowed ? 'allow' : 'deny',
-        reason: checked.reason,
-        ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
-      });
+    const recorded = recordDecided(call, decided);
+    if (recorded instanceof Promise) await recorded;
+    if (!decided.allowed) {
+      const reason = decisionSentence(decided.verdict, decided.answer);
+      return this.#finish({ call, started, outcome: { error: denied(call.agent, call.tool, reason) } });
     }
-    if (!allowed) {
-      return this.#finish(recorder, callId, agent, tool, started, {
-        error: denied(agent, tool, checked.reason),
-      });
-    }
+
     let outcome: Outcome;
     try {
+      if (this.#recording) {
+        const query = { callId: call.callId, request: assessed.request };
+        outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
+        return this.#finish({ call, started, outcome });
+      }
+      const { resolved, parameters } = assessed.admitted;
       // fields named, not spread: spreading an object that holds an AbortSignal costs microseconds
-      const pending = runCall(resolved, valid, {
+      const pending = dispatch(resolved, parameters, {
         signal: options.signal,
         onProgress: options.onProgress,
-        callId,
-        agent,
+        callId: call.callId,
+        agent: call.agent,
+        // what the running tool asks policy about what it finds (a redirect hop, a searched path)
         authority: callAuthority({
           policy: this.policy,
-          approver: this.#approver,
-          recorder,
-          callId,
-          agent,
-          tool,
-          parameters: valid,
+          approver: options.approver ?? this.#approver,
+          recorder: call.recorder,
+          callId: call.callId,
+          agent: call.agent,
+          tool: call.tool,
+          parameters,
         }),
-        timeoutMs: (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ?? this.timeoutMs,
+        deadline: options.deadline,
+        timeoutMs:
+          options.timeoutMs ??
+          (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
+          this.timeoutMs,
       });
       const raw = pending instanceof Promise ? await pending : pending;
-      outcome = this.#capped(raw, tool);
+      outcome = capOutputOf(raw, call.tool, this.limits);
     } catch (error) {
       outcome = { error };
     }
-    return this.#finish(recorder, callId, agent, tool, started, outcome);
-  }
-
-  /** The output checked as JSON and capped; content parts, when the tool returned `toolResult(…)`, checked and capped one by one. */
-  #capped(raw: unknown, tool: string): Outcome {
-    if (!isToolOutput(raw)) return { output: toCappedJson(raw, this.maxOutputChars, () => outputOf(tool)) };
-    const caps = { maxOutputChars: this.maxOutputChars, maxContentBytes: this.maxContentBytes };
-    const { output, content } = capToolOutput(raw, caps, outputOf(tool));
-    return { output, content: [...content] };
+    return this.#finish({ call, started, outcome });
   }
 
   /**
    * The pre-flight of a call: grant, resolution, validation and policy's verdict, without running
-   * it, asking the approver or recording anything. Any failure is `refused` with its code.
+   * it, asking an approver or recording anything. Any failure is `refused` with its code.
    * @internal
    */
-  async check(manifest: Manifest, name: unknown, parameters: unknown): Promise<CallCheck> {
+  async check(grant: Grant, name: unknown, parameters: unknown): Promise<CallCheck> {
     const tool = typeof name === 'string' ? name : String(name);
     try {
-      const measured = this.#measured(parameters);
-      if (measured.oversized) throw parametersTooLarge(tool, measured.text.length, this.maxParameterChars);
-      const pending = this.#check(manifest, name, tool, parameters);
-      const { verdict, request } = pending instanceof Promise ? await pending : pending;
+      const oversized = oversizedParameters(parameters, this.limits.parameterChars);
+      if (oversized !== undefined)
+        throw parametersTooLarge(tool, oversized.length, this.limits.parameterChars);
+      const pending = this.#assess(grant, name, parameters);
+      const { request } = pending instanceof Promise ? await pending : pending;
+      const verdict = this.#recording
+        ? this.#recording.decision({ request }).verdict
+        : this.policy.decide(request);
       if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
       if (verdict.decision === 'ask') return { status: 'ask', tool, reason: verdict.reason, request };
-      return {
-        status: 'refused',
-        tool,
-        error: errorData(denied(manifest.name, tool, verdict.reason), this.maxErrorChars),
-      };
+      const error = denied(grant.agent, tool, verdict.reason);
+      return { status: 'refused', tool, error: errorDataOf(error, this.limits) };
     } catch (error) {
-      return { status: 'refused', tool, error: errorData(error, this.maxErrorChars) };
+      return { status: 'refused', tool, error: errorDataOf(error, this.limits) };
     }
   }
 
-  /** The parameters as recordable JSON, and whether their JSON text is past `maxParameterChars`. */
-  #measured(parameters: unknown): { value: JsonValue; text: string; oversized: boolean } {
-    const value = recordable(parameters);
-    const text = JSON.stringify(value);
-    return { value, text, oversized: text.length > this.maxParameterChars };
+  /** Grant, resolve, validate and subject: synchronous for an in-process tool with a plain subject. */
+  #assess(grant: Grant, name: unknown, parameters: unknown): Assessed | Promise<Assessed> {
+    const pending = admit(this.registry, grant, name, parameters);
+    if (pending instanceof Promise) return pending.then((admitted) => assessed(grant, admitted));
+    return assessed(grant, pending);
   }
 
-  /** Grant, resolution, validation and policy: synchronous for an in-process tool with a plain verdict. */
-  #check(manifest: Manifest, name: unknown, tool: string, parameters: unknown): Assessed | Promise<Assessed> {
-    this.registry.authorize(manifest, name);
-    const local = this.registry.resolveInProcess(tool);
-    if (!local)
-      return this.registry.resolve(tool).then((resolved) => this.#decide(manifest, resolved, parameters));
-    return this.#decide(manifest, local, parameters);
-  }
-
-  #decide(manifest: Manifest, resolved: ResolvedTool, parameters: unknown): Assessed | Promise<Assessed> {
-    const valid = validate(resolved, parameters);
-    const subject = subjectOf(resolved, valid);
-    if (subject instanceof Promise)
-      return subject.then((found) => this.#verdict(manifest, resolved, valid, found));
-    return this.#verdict(manifest, resolved, valid, subject);
-  }
-
-  #verdict(
-    manifest: Manifest,
-    resolved: ResolvedTool,
-    valid: JsonObject,
-    subject: PolicySubject | undefined,
-  ): Assessed {
-    const request: PolicyRequest = {
-      agent: manifest.name,
-      tool: resolved.description.name,
-      parameters: valid,
-    };
-    if (subject !== undefined) request.subject = subject;
-    return { resolved, valid, request, verdict: this.policy.decide(request) };
-  }
-
-  /** An `ask` answered: by the caller's external decision when given, else by the approver. */
-  async #asked(assessed: Assessed, callId: string, decision: ExternalDecision | undefined): Promise<Checked> {
-    const { verdict } = assessed;
-    if (decision !== undefined) {
-      const approved = decision.approved === true;
-      const by = typeof decision.by === 'string' && decision.by !== '' ? decision.by : 'an unnamed caller';
-      const because = typeof decision.reason === 'string' && decision.reason ? `: ${decision.reason}` : '';
-      return {
-        ...assessed,
-        allowed: approved,
-        reason: `${verdict.reason}; ${approved ? 'approved' : 'not approved'} by ${by}${because}`,
-      };
-    }
-    const { allowed, reason } = await this.#ask(verdict, {
-      ...assessed.request,
-      callId,
-      reason: verdict.reason,
-    });
-    return { ...assessed, allowed, reason };
-  }
-
-  #ask(verdict: PolicyVerdict, request: ApprovalRequest): Promise<{ allowed: boolean; reason: string }> {
-    return answerAsk(this.#approver, verdict.reason, request);
-  }
-
-  #finish(
-    recorder: Recorder,
-    callId: string,
-    agent: string,
-    tool: string,
-    started: number,
-    outcome: Outcome,
-  ): ToolResult | Promise<ToolResult> {
-    const durationMs = this.#durationOf?.(callId) ?? this.#clock() - started;
-    const result: ToolResult =
+  #finish({ call, started, outcome }: Finish): ToolResult | Promise<ToolResult> {
+    const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - started;
+    const { callId, tool } = call;
+    const ending: Ending =
       'output' in outcome
         ? {
             callId,
@@ -270,27 +251,40 @@ export class ToolGate {
             ...(outcome.content === undefined ? {} : { content: outcome.content }),
             durationMs,
           }
-        : { callId, tool, isError: true, error: errorData(outcome.error, this.maxErrorChars), durationMs };
-    if (recorder === noopRecorder) return result;
-    const recorded = recorder.toolReturned({ ...result, agent });
-    return recorded instanceof Promise ? recorded.then(() => result) : result;
+        : { callId, tool, isError: true, error: errorDataOf(outcome.error, this.limits), durationMs };
+    const recorded = recordReturned(call, ending);
+    return recorded instanceof Promise ? recorded.then(() => ending) : ending;
   }
 }
 
-type Outcome = { output: JsonValue; content?: ContentPart[] } | { error: unknown };
+type Outcome = CappedOutput | { error: unknown };
 
-/** A call checked up to policy's verdict (before any `ask` is answered). */
-interface Assessed {
-  resolved: ResolvedTool;
-  valid: JsonObject;
-  request: PolicyRequest;
-  verdict: PolicyVerdict;
+interface Finish {
+  call: RecordedCall;
+  started: number;
+  outcome: Outcome;
 }
 
-/** A call decided: whether it runs, and the reason recorded (policy's, plus the answer to an `ask`). */
-interface Checked extends Assessed {
-  allowed: boolean;
-  reason: string;
+/** A call admitted, with the request policy judges. */
+interface Assessed {
+  admitted: Admitted;
+  request: PolicyRequest;
+}
+
+function assessed(grant: Grant, admitted: Admitted): Assessed | Promise<Assessed> {
+  const subject = subjectOf(admitted.resolved, admitted.parameters);
+  if (subject instanceof Promise) return subject.then((found) => requestOf(grant, admitted, found));
+  return requestOf(grant, admitted, subject);
+}
+
+function requestOf(grant: Grant, admitted: Admitted, subject: PolicySubject | undefined): Assessed {
+  const request: PolicyRequest = {
+    agent: grant.agent,
+    tool: admitted.resolved.description.name,
+    parameters: admitted.parameters,
+  };
+  if (subject !== undefined) request.subject = subject;
+  return { admitted, request };
 }
 
 function denied(agent: string, tool: string, reason: string): ToolgateError {
@@ -298,26 +292,4 @@ function denied(agent: string, tool: string, reason: string): ToolgateError {
     'PERMISSION_DENIED',
     `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
   );
-}
-
-function checkBound(maxParameterChars: unknown): number {
-  if (typeof maxParameterChars === 'number' && maxParameterChars > 0) return maxParameterChars;
-  throw new ToolgateError(
-    'INVALID_DEFINITION',
-    `the gate option maxParameterChars must be a positive number of characters (Infinity for no bound), not ${String(maxParameterChars)}`,
-  );
-}
-
-function recordable(parameters: unknown): JsonValue {
-  try {
-    return toJsonValue(parameters ?? {});
-  } catch (error) {
-    return { unrecordable: messageOf(error) };
-  }
-}
-
-/** The error a model reads, its message capped (a 2 MB command must not come back whole). */
-function errorData(error: unknown, maxChars: number): ToolErrorData {
-  const message = capJsonText(ToolgateError.is(error) ? error.message : messageOf(error), maxChars).text;
-  return { code: ToolgateError.is(error) ? error.code : 'TOOL_FAILED', message };
 }

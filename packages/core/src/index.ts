@@ -1,95 +1,35 @@
 /**
  * @toolgate/core: typed tools, grants enforced by the runtime, the policy gate and the call
- * pipeline. Touches no OS and knows nothing of MCP.
+ * pipeline. Touches no OS and knows nothing of MCP. (What toolgate's own packages share is in
+ * `@toolgate/core/internal`, which is not semver-promised.)
  *
  * @module
  */
 
 export { AgentHandle } from './agent-handle.js';
-export type { CallCheck } from './call-check.js';
-export {
-  type AudioPart,
-  base64Bytes,
-  type ContentPart,
-  checkToolOutput,
-  type EmbeddedResourcePart,
-  type ImagePart,
-  isToolOutput,
-  type ResourceLinkPart,
-  type TextPart,
-  type ToolOutput,
-  toolResult,
-} from './content.js';
-export { capContent, capToolOutput, defaultMaxContentBytes, type OutputCaps } from './content-caps.js';
-export type {
-  Authorization,
-  CallOptions,
-  ExternalDecision,
-  JudgeOptions,
-  ToolContext,
-  ToolProgress,
-  ToolProgressEvent,
-} from './context.js';
+export { type ContentPart, type ToolOutput, toolResult } from './content.js';
+export type { CallOptions, ToolContext } from './context.js';
 export { joinDashValues, type OptionShape } from './dash-values.js';
-export {
-  CapabilityViolation,
-  messageOf,
-  ToolgateError,
-  type ToolgateErrorCode,
-  toolgateErrorCodes,
-} from './errors.js';
-export { ToolGate } from './gate.js';
+export { CapabilityViolation, messageOf, ToolgateError, type ToolgateErrorCode } from './errors.js';
+export { type GateCallOptions, ToolGate } from './gate.js';
 export type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';
+export type { JsonObject, JsonValue } from './json.js';
+export { type Manifest, manifestSchema, parseManifest } from './manifest.js';
+export type { Limits } from './pipeline/cap.js';
+export { type Answer, decisionSentence } from './pipeline/decide.js';
+export { exactGrant, type Grant, patternGrant } from './pipeline/grant.js';
 export {
-  capJsonText,
-  capOutput,
-  capText,
-  type JsonObject,
-  type JsonValue,
-  jsonTextLength,
-  toJsonValue,
-  truncationMarker,
-} from './json.js';
-export { type LinearPattern, linearPattern } from './linear-pattern.js';
-export { type Grant, type Manifest, manifestSchema, parseManifest } from './manifest.js';
-export { plainSchema } from './plain-schema.js';
-export {
-  type Decision,
-  Policy,
+  type Policy,
   type PolicyDocument,
   type PolicyRequest,
   type PolicyRule,
   type PolicySubject,
   type PolicyVerdict,
-  policies,
+  RulePolicy,
 } from './policy.js';
-export { parsePolicy, parsePolicyText, policyDocumentSchema } from './policy-document.js';
-export { promptDescription, promptText, promptTextLimits } from './prompt-text.js';
-export {
-  type AgentDerivedRecord,
-  noopRecorder,
-  type PolicyDecidedRecord,
-  type Recorder,
-  type ToolCalledRecord,
-  type ToolChangedRecord,
-  type ToolErrorData,
-  type ToolReturnedRecord,
-} from './recorder.js';
-export { describeTool, type RegistryCallOptions, type ResolvedTool, ToolRegistry } from './registry.js';
-export {
-  type RemoteSchemaValidator,
-  remoteSchemaFallback,
-  remoteSchemaValidator,
-} from './remote-schema.js';
-export { checkRemoteSchema, type RemoteSchemaFacts, remoteSchemaLimits } from './remote-schema-check.js';
+export { parsePolicy, parsePolicyText } from './policy-document.js';
+export type { Recorder } from './recorder.js';
+export { ToolRegistry } from './registry.js';
 export type { ToolResolver } from './resolver.js';
-export {
-  defineTool,
-  type JsonSchema,
-  type Tool,
-  type ToolDefinition,
-  type ToolDescription,
-  toolNamePattern,
-} from './tool.js';
+export { defineTool, type JsonSchema, type Tool, type ToolDefinition, type ToolDescription } from './tool.js';
 export type { ToolCall, ToolResult } from './tool-result.js';
-export { formatIssue, formatIssuePath, formatIssues, type ZodIssue } from './zod-issues.js';

@@ -9,16 +9,10 @@ describe('parseManifest', () => {
     });
   });
 
-  it('keeps the optional fields the demo needs', () => {
-    const manifest = parseManifest({
-      name: 'fortune-teller',
-      tools: ['oracle'],
-      handler: 'fortune-teller',
-      persona: 'A teller of fortunes.',
-      emits: ['oracle.spoke'],
-      subscribes: ['world.observed'],
-    });
-    expect(manifest.emits).toEqual(['oracle.spoke']);
+  it("keeps its optional fields, and refuses the demo app's (they are the app's own schema)", () => {
+    const manifest = parseManifest({ name: 'fortune-teller', tools: ['oracle'], description: 'Tells.' });
+    expect(manifest.description).toBe('Tells.');
+    expect(() => parseManifest({ name: 'a', tools: [], persona: 'x' })).toThrow('unknown field "persona"');
   });
 
   it.each([
@@ -31,7 +25,7 @@ describe('parseManifest', () => {
     [{ name: 'a', tools: ['oracle', 'oracle'] }, 'tools: must not name a tool twice'],
     [{ tools: [] }, 'name: Invalid input: expected string, received undefined'],
     [{ name: 'a b', tools: [] }, 'name: must be 1–64 letters'],
-    [{ name: 'a', tools: [], emits: ['Oracle'] }, 'emits[0]: must be a dotted lower-case kind'],
+    [{ name: 'a', tools: [], model: 3 }, 'model: Invalid input: expected string, received number'],
   ])('names the bad field of %j', (manifest, message) => {
     expect(() => parseManifest(manifest)).toThrow(message);
   });

@@ -3,10 +3,6 @@ import { ToolgateError } from './errors.js';
 import { toolNamePattern } from './tool.js';
 import { formatIssues } from './zod-issues.js';
 
-const eventKind = z
-  .string()
-  .regex(/^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)+$/, 'must be a dotted lower-case kind such as "oracle.spoke"');
-
 /**
  * The zod schema of an agent manifest. `{ name, tools }` is complete; the rest is optional and
  * unknown keys are refused, so a typo in a manifest is an error rather than a silently ignored
@@ -20,22 +16,12 @@ export const manifestSchema = z.strictObject({
     .array(z.string().regex(toolNamePattern, 'must be a tool name (letters, digits, "_", ".", "-")'))
     .refine((tools) => new Set(tools).size === tools.length, 'must not name a tool twice'),
   description: z.string().optional(),
-  persona: z.string().optional(),
-  handler: z.string().optional(),
   model: z.string().optional(),
-  emits: z.array(eventKind).optional(),
-  subscribes: z.array(eventKind).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** An agent's manifest: who it is and which tools it is granted. */
 export type Manifest = z.output<typeof manifestSchema>;
-
-/** The part of a manifest the grant check reads. */
-export interface Grant {
-  readonly name: string;
-  readonly tools: readonly string[];
-}
 
 /**
  * Validates an agent manifest. A bad field is an INVALID_DEFINITION error that names the field.

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
-import { Policy } from './policy.js';
+import { type Policy, RulePolicy } from './policy.js';
 import { formatIssues } from './zod-issues.js';
 
 const decision = z.enum(['allow', 'deny', 'ask']);
@@ -34,7 +34,7 @@ export function parsePolicy(data: unknown, source = 'policy'): Policy {
       `${source} is not a valid policy: ${formatIssues(result.error)}`,
     );
   }
-  return new Policy(result.data);
+  return new RulePolicy(result.data);
 }
 
 /**

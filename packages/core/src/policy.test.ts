@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Policy, type PolicyRequest, type PolicySubject, policies } from './policy.js';
+import { allowAll, type PolicyRequest, type PolicySubject, RulePolicy } from './policy.js';
 import { parsePolicy, parsePolicyText } from './policy-document.js';
 
 function request(tool: string, subject: PolicySubject = {}): PolicyRequest {
@@ -13,7 +13,7 @@ function unknownRequest(tool: string): PolicyRequest {
 
 describe('Policy', () => {
   it('lets the strictest matching rule win: deny > ask > allow', () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [
         { tools: ['shell'], decision: 'allow' },
@@ -29,11 +29,11 @@ describe('Policy', () => {
   });
 
   it('denies by default when no rule matches and no default is set', () => {
-    expect(new Policy({ rules: [] }).decide(request('oracle')).decision).toBe('deny');
+    expect(new RulePolicy({ rules: [] }).decide(request('oracle')).decision).toBe('deny');
   });
 
   it('allows a path rule only when every path the call touches is covered', () => {
-    const policy = new Policy({ rules: [{ paths: ['ws/**'], decision: 'allow' }] });
+    const policy = new RulePolicy({ rules: [{ paths: ['ws/**'], decision: 'allow' }] });
     expect(policy.decide(request('read_file', { paths: ['ws/a.txt'] })).decision).toBe('allow');
     expect(policy.decide(request('read_file', { paths: ['ws/a.txt', 'etc/passwd'] })).decision).toBe('deny');
     expect(policy.decide(request('read_file', { paths: [] })).decision).toBe('deny');
@@ -41,14 +41,14 @@ describe('Policy', () => {
   });
 
   it('matches resolved paths, so a traversal the tool resolved does not match', () => {
-    const policy = new Policy({ rules: [{ paths: ['ws/**'], decision: 'allow' }] });
+    const policy = new RulePolicy({ rules: [{ paths: ['ws/**'], decision: 'allow' }] });
     // what a file tool reports for `ws/../etc/passwd` once resolved
     expect(policy.decide(request('read_file', { paths: ['etc/passwd'] })).decision).toBe('deny');
     expect(policy.decide(request('read_file', { paths: ['/etc/passwd'] })).decision).toBe('deny');
   });
 
   it('denies a call when any path it touches matches a deny rule', () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [{ paths: ['**/.env', '.env'], decision: 'deny' }],
     });
@@ -57,7 +57,7 @@ describe('Policy', () => {
   });
 
   it('matches commands by exact argv tokens, every command of a compound line', () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       rules: [{ tools: ['shell'], commands: ['npm test', 'git status *'], decision: 'allow' }],
     });
     const decide = (...commands: string[][]) => policy.decide(request('shell', { commands })).decision;
@@ -70,7 +70,7 @@ describe('Policy', () => {
   });
 
   it('judges every command of a line on its own: an ask rule never covers a command no rule names', () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'deny',
       rules: [{ tools: ['shell'], commands: ['npm test'], decision: 'ask' }],
     });
@@ -85,7 +85,7 @@ describe('Policy', () => {
   });
 
   it('asks for a line when one of its commands is asked about and the others are allowed', () => {
-    const policy = new Policy({
+    const policy = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['shell'], commands: ['rm *'], decision: 'ask', reason: 'removing needs a human' }],
     });
@@ -98,7 +98,7 @@ describe('Policy', () => {
   });
 
   it('judges each path on its own, so an ask on docs/** does not cover another path', () => {
-    const policy = new Policy({ default: 'deny', rules: [{ paths: ['docs/**'], decision: 'ask' }] });
+    const policy = new RulePolicy({ default: 'deny', rules: [{ paths: ['docs/**'], decision: 'ask' }] });
     expect(policy.decide(request('read_file', { paths: ['docs/a.md'] })).decision).toBe('ask');
     expect(policy.decide(request('read_file', { paths: ['docs/a.md', '.secret'] })).decision).toBe('deny');
   });
@@ -106,7 +106,7 @@ describe('Policy', () => {
   describe('when the subject is unknown (fails closed)', () => {
     it('applies a deny rule on paths, commands or hosts, and says why', () => {
       for (const condition of [{ paths: ['.secret'] }, { commands: ['rm *'] }, { hosts: ['evil.net'] }]) {
-        const policy = new Policy({
+        const policy = new RulePolicy({
           default: 'allow',
           rules: [{ tools: ['read_file'], ...condition, decision: 'deny' }],
         });
@@ -123,7 +123,7 @@ describe('Policy', () => {
 
     it('never applies an allow or ask rule on paths, commands or hosts', () => {
       for (const decision of ['allow', 'ask'] as const) {
-        const policy = new Policy({
+        const policy = new RulePolicy({
           default: 'deny',
           rules: [{ tools: ['read_file'], paths: ['pub/**'], decision }],
         });
@@ -136,7 +136,7 @@ describe('Policy', () => {
     });
 
     it('still applies rules that name only tools', () => {
-      const policy = new Policy({
+      const policy = new RulePolicy({
         default: 'deny',
         rules: [
           { tools: ['oracle'], decision: 'allow' },
@@ -148,24 +148,20 @@ describe('Policy', () => {
     });
 
     it('is not the same as a known subject that touches nothing', () => {
-      const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+      const policy = new RulePolicy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
       expect(policy.decide(request('oracle', {})).decision).toBe('allow');
       expect(policy.decide(unknownRequest('oracle')).decision).toBe('deny');
     });
   });
 
   it('matches hosts case-insensitively, with globs', () => {
-    const policy = new Policy({ rules: [{ hosts: ['*.Example.com'], decision: 'allow' }] });
+    const policy = new RulePolicy({ rules: [{ hosts: ['*.Example.com'], decision: 'allow' }] });
     expect(policy.decide(request('fetch', { hosts: ['api.example.com'] })).decision).toBe('allow');
     expect(policy.decide(request('fetch', { hosts: ['example.com.evil.net'] })).decision).toBe('deny');
   });
 
-  it('offers presets: allow-all, read-only and workspace', () => {
-    expect(policies.allowAll().decide(request('shell')).decision).toBe('allow');
-    expect(policies.readOnly().decide(request('read_file')).decision).toBe('allow');
-    expect(policies.readOnly().decide(request('write_file')).decision).toBe('deny');
-    expect(policies.workspace().decide(request('write_file')).decision).toBe('allow');
-    expect(policies.workspace().decide(request('shell')).decision).toBe('ask');
+  it("allows every call by default (the presets that name tools are @toolgate/builtins' policies)", () => {
+    expect(allowAll().decide(request('shell')).decision).toBe('allow');
   });
 });
 

@@ -64,22 +64,34 @@ export interface PolicyRequest {
   subject?: PolicySubject;
 }
 
-/** Policy's answer, with the rule that decided (absent when the default decided). */
+/** Policy's answer, as data: the decision, the rule that decided (absent when a default did), and why. */
 export interface PolicyVerdict {
   decision: Decision;
+  /** The index of the rule that decided; absent when the default decided. */
   rule?: number;
+  /** Which layer of a layered policy decided (e.g. `org`, `project`), when the policy has layers. */
+  layer?: string;
   reason: string;
 }
 
 /**
- * Decides allow / deny / ask for a call. When several rules match, the strictest wins
- * (deny > ask > allow). Build one from data with {@link parsePolicy} or take a preset from
- * {@link policies}.
+ * Decides allow / deny / ask for a call, as data: the decision, the rule that decided (absent when
+ * a default did) and the reason. The gate's decide station asks it once per call. Rules as data
+ * are {@link RulePolicy}; a policy that delegates (the gateway's, following its reloaded config)
+ * is any object with `decide`.
+ */
+export interface Policy {
+  decide(request: PolicyRequest): PolicyVerdict;
+}
+
+/**
+ * A policy of rules: when several rules match, the strictest wins (deny > ask > allow). Build one
+ * from data with {@link parsePolicy} or take a preset from {@link policies}.
  *
  * @example
- * const policy = new Policy({ rules: [{ tools: ['read_file'], paths: ['src/**'], decision: 'allow' }] });
+ * const policy = new RulePolicy({ rules: [{ tools: ['read_file'], paths: ['src/**'], decision: 'allow' }] });
  */
-export class Policy {
+export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
   readonly #rules: CompiledRule[];
   readonly #fallback: PolicyVerdict;
@@ -146,23 +158,7 @@ function unknownSubject(tool: string): string {
   return `toolgate cannot tell which paths, commands or hosts "${tool}" touches`;
 }
 
-/** The built-in tools that only read. */
-const readTools = ['read_file', 'list_dir', 'glob', 'search_files', 'oracle'];
-
-/** Ready-made policies. */
-export const policies = {
-  /** Allows every granted call. The grant is still the boundary. */
-  allowAll: (): Policy => new Policy({ default: 'allow', rules: [] }),
-  /** Allows the read-only built-ins; denies everything else. */
-  readOnly: (): Policy =>
-    new Policy({
-      default: 'deny',
-      rules: [{ tools: readTools, decision: 'allow', reason: 'reads are allowed' }],
-    }),
-  /** Allows reading and writing files; asks for everything else (shell, fetch, remote tools). */
-  workspace: (): Policy =>
-    new Policy({
-      default: 'ask',
-      rules: [{ tools: [...readTools, 'write_file'], decision: 'allow', reason: 'file access is allowed' }],
-    }),
-} as const;
+/** A policy that allows every granted call (the gate's default: the grant is still the boundary). */
+export function allowAll(): RulePolicy {
+  return new RulePolicy({ default: 'allow', rules: [] });
+}

@@ -1,7 +1,8 @@
 import type { ContentPart } from './content.js';
 import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
-import type { Decision } from './policy.js';
+import type { Answer } from './pipeline/decide.js';
+import type { PolicyVerdict } from './policy.js';
 import type { JsonSchema } from './tool.js';
 
 /** A call as the gate received it, before any check. */
@@ -12,17 +13,23 @@ export interface ToolCalledRecord {
   parameters: JsonValue;
 }
 
-/** The policy decision on a call (after an approver, when policy said `ask`). */
+/**
+ * The policy decision on a call, as data: policy's verdict, the answer to an `ask` (who answered,
+ * whether they approved, by whom, why), and what happened. `reason` is the same decision in words,
+ * derived from the data for people (the ledger's `show`, the viewer); no code reads it back.
+ */
 export interface PolicyDecidedRecord {
   callId: string;
   agent: string;
   tool: string;
-  /** What policy said. */
-  verdict: Decision;
   /** What happened: `allow` runs the call, `deny` refuses it. */
   decision: 'allow' | 'deny';
+  /** What policy said: its decision, the rule (and layer) that decided, and why. */
+  verdict: PolicyVerdict;
+  /** Who answered policy's `ask`, and how; absent when policy said allow or deny. */
+  answer?: Answer;
+  /** The decision in words ({@link decisionSentence} of `verdict` and `answer`). */
   reason: string;
-  rule?: number;
 }
 
 /** A failure, as data a model can read. */
@@ -59,7 +66,8 @@ export interface AgentDerivedRecord {
 }
 
 /**
- * A remote tool that is not served as it was approved: `changed` when its description or schema
+ * The shape a ledger records a remote tool change in (the MCP client reports them, to a sink of its
+ * own — not through the gate's {@link Recorder}). A remote tool that is not served as it was approved: `changed` when its description or schema
  * differs from the approved one, or another server now lists the approved name (calls are refused
  * until it is approved again); `conflicted` when a server lists a name another server serves or
  * owns (the newcomer is not served); `withheld` when a listed tool cannot be indexed safely (a
@@ -94,8 +102,6 @@ export interface Recorder {
   toolCalled(record: ToolCalledRecord): void | Promise<void>;
   policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
   toolReturned(record: ToolReturnedRecord): void | Promise<void>;
-  /** Told by a resolver (such as the MCP client) when a remote tool changed after approval. */
-  toolChanged?(record: ToolChangedRecord): void | Promise<void>;
   /**
    * Told when a derived agent ({@link AgentHandle.narrow}) makes its first call, before that call's
    * `toolCalled` (its ancestors' derivations first, when they made no call yet).

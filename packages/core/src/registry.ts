@@ -1,22 +1,22 @@
-import { runCall } from './call-run.js';
-import { checkToolOutput, isToolOutput, type ToolOutput, toolResult } from './content.js';
-import type { CallOptions, ToolContext } from './context.js';
-import { CapabilityViolation, messageOf, ToolgateError } from './errors.js';
-import { type JsonObject, type JsonValue, toJsonValue } from './json.js';
-import type { Grant } from './manifest.js';
+import { type ToolOutput, toolResult } from './content.js';
+import type { CallOptions } from './context.js';
+import { ToolgateError } from './errors.js';
+import type { JsonValue } from './json.js';
+import { admit } from './pipeline/admit.js';
+import { capOutputOf, unlimitedOutput } from './pipeline/cap.js';
+import { dispatch } from './pipeline/dispatch.js';
+import { exactGrant } from './pipeline/grant.js';
+import type { ResolvedTool } from './pipeline/resolve.js';
 import { promptDescription } from './prompt-text.js';
-import { remoteSchemaValidator } from './remote-schema.js';
 import type { ToolResolver } from './resolver.js';
 import type { Tool, ToolDescription } from './tool.js';
 
-/** Where a granted tool lives: in this process, or behind a resolver. */
-export type ResolvedTool =
-  | { readonly where: 'in-process'; readonly tool: Tool; readonly description: ToolDescription }
-  | { readonly where: 'resolver'; readonly resolver: ToolResolver; readonly description: ToolDescription };
+export type { ResolvedTool } from './pipeline/resolve.js';
 
 /**
- * Holds the tools of a run and dispatches calls to them, after the grant check. Tools registered
- * here run in-process; anything else is asked of the resolver, if one is set.
+ * Holds the tools of a run: where a tool lives is looked up here (in-process tools registered
+ * here, anything else asked of the resolver, if one is set). Calls run through the gate's pipeline;
+ * {@link ToolRegistry.call} is a thin entry onto its grant, resolve, validate and dispatch stations.
  *
  * @example
  * const registry = new ToolRegistry().register(oracle);
@@ -90,16 +90,6 @@ export class ToolRegistry {
     return found.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n');
   }
 
-  /**
-   * Throws {@link CapabilityViolation} unless `tool` is, exactly, one of the grant's tools. Runs
-   * before anything else about the call, and touches no resolver.
-   */
-  authorize(grant: Grant, tool: unknown): asserts tool is string {
-    if (typeof tool !== 'string' || !grant.tools.includes(tool)) {
-      throw new CapabilityViolation(grant.name, typeof tool === 'string' ? tool : String(tool), grant.tools);
-    }
-  }
-
   /** The in-process tool of this name, resolved, without touching the resolver. */
   resolveInProcess(name: string): ResolvedTool | undefined {
     return this.#resolved.get(name);
@@ -124,7 +114,8 @@ export class ToolRegistry {
   }
 
   /**
-   * Calls a tool for an agent: the grant check, then in-process dispatch or the resolver. Raises
+   * Calls a tool for an agent through the pipeline's grant, resolve, validate and dispatch stations
+   * (no policy, no record: for those, a {@link ToolGate}). Raises
    * on every failure (a grant violation and an unknown tool are faults of the caller); the
    * agent-facing {@link AgentHandle} folds them into results instead. `options.signal` cancels the
    * call (CANCELLED) and the tool's own `timeoutMs` bounds it (TIMEOUT), as through the gate. A
@@ -133,27 +124,28 @@ export class ToolRegistry {
    */
   async call(
     agent: string,
-    manifest: Pick<Grant, 'tools'>,
+    manifest: { readonly tools: readonly string[] },
     tool: string,
     parameters: unknown,
     options: RegistryCallOptions = {},
   ): Promise<JsonValue | ToolOutput> {
-    this.authorize({ name: agent, tools: manifest.tools }, tool);
-    const resolved = this.#resolved.get(tool) ?? (await this.resolve(tool));
-    const timeoutMs =
-      options.timeoutMs ??
-      (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
-      Number.POSITIVE_INFINITY;
-    const pending = runCall(resolved, validate(resolved, parameters), {
+    const pending = admit(this, exactGrant(agent, manifest.tools), tool, parameters);
+    const admitted = pending instanceof Promise ? await pending : pending;
+    const { resolved } = admitted;
+    const dispatched = dispatch(resolved, admitted.parameters, {
       signal: options.signal,
       onProgress: options.onProgress,
       callId: options.callId ?? crypto.randomUUID(),
       agent,
-      timeoutMs,
+      deadline: options.deadline,
+      timeoutMs:
+        options.timeoutMs ??
+        (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
+        Number.POSITIVE_INFINITY,
     });
-    const output = pending instanceof Promise ? await pending : pending;
-    if (isToolOutput(output)) return toolResult(checkToolOutput(output, outputOf(tool)));
-    return toJsonValue(output, () => outputOf(tool));
+    const raw = dispatched instanceof Promise ? await dispatched : dispatched;
+    const { output, content } = capOutputOf(raw, admitted.tool, unlimitedOutput);
+    return content === undefined ? output : toolResult({ output, content });
   }
 }
 
@@ -161,64 +153,6 @@ export class ToolRegistry {
 export interface RegistryCallOptions extends CallOptions {
   /** The call's id, as its tool's context sees it. Default a random UUID. */
   callId?: string;
-  /** The time budget in ms. Default the tool's own `timeoutMs`, else none. */
-  timeoutMs?: number;
-}
-
-/**
- * Validates parameters against the resolved tool: its zod schema in-process; for a resolver's tool,
- * the JSON Schema it described (read back into zod, or by ajv with RE2 patterns; see
- * {@link remoteSchemaValidator}), so a bad call is refused here — before policy and the transport —
- * with the same message on every transport. A remote schema that cannot be used safely (too deep,
- * too large, a `$ref` cycle, a pattern RE2 cannot run) refuses the call: INVALID_DEFINITION.
- */
-export function validate(resolved: ResolvedTool, parameters: unknown): JsonObject {
-  if (resolved.where === 'in-process') return resolved.tool.parse(parameters) as JsonObject;
-  const { name } = resolved.description;
-  const value = toJsonValue(parameters ?? {}, `parameters of tool "${name}"`);
-  const problems = remoteSchemaValidator(name, resolved.description.inputSchema)(value);
-  if (problems !== undefined) {
-    throw new ToolgateError(
-      'INVALID_PARAMETERS',
-      `invalid parameters for tool "${name}": ${problems}; call it again with parameters that match its schema`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ToolgateError(
-      'INVALID_PARAMETERS',
-      `invalid parameters for tool "${name}": (root): expected an object; ` +
-        'call it again with an object of named parameters',
-    );
-  }
-  return value;
-}
-
-/**
- * Runs a validated call with its context and returns its raw output, for the caller to check as
- * JSON. A sync in-process tool is answered without a promise; anything async returns one.
- */
-export function dispatch(resolved: ResolvedTool, parameters: JsonObject, context: ToolContext): unknown {
-  const name = resolved.description.name;
-  if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters, context);
-  let output: unknown;
-  try {
-    output = resolved.tool.run(parameters, context);
-  } catch (error) {
-    throw toolFailure(name, error);
-  }
-  return output instanceof Promise
-    ? output.catch((error) => Promise.reject(toolFailure(name, error)))
-    : output;
-}
-
-/** How an output is named in an INVALID_OUTPUT message. */
-export function outputOf(tool: string): string {
-  return `the output of tool "${tool}"`;
-}
-
-function toolFailure(name: string, error: unknown): ToolgateError {
-  if (ToolgateError.is(error)) return error;
-  return new ToolgateError('TOOL_FAILED', `tool "${name}" failed: ${messageOf(error)}`, { cause: error });
 }
 
 /** The plain description of a tool, as a model or a remote client sees it. */

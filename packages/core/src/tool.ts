@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { allowingAuthority } from './call-authority.js';
-import { checkTimeout } from './call-run.js';
 import type { ToolContext } from './context.js';
+import { checkTimeout } from './deadlines.js';
 import { messageOf, ToolgateError } from './errors.js';
+import { allowingAuthority } from './pipeline/authorize.js';
 import { plainSchema } from './plain-schema.js';
 import type { PolicySubject } from './policy.js';
 import { formatIssues } from './zod-issues.js';
@@ -134,6 +134,7 @@ function standaloneContext(): ToolContext {
     signal: new AbortController().signal,
     callId: crypto.randomUUID(),
     agent: '',
+    deadline: Number.POSITIVE_INFINITY,
     reportProgress() {},
     authorize: allowingAuthority.authorize,
     judge: allowingAuthority.judge,

@@ -1,4 +1,4 @@
-import { capText } from '@toolgate/core';
+import { capText } from '@toolgate/core/internal';
 import type { SearchMatch, SearchResult } from './environment.js';
 import { comparePaths } from './path-rules.js';
 

@@ -1,14 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import {
-  formatIssue,
-  formatIssuePath,
-  messageOf,
-  type Policy,
-  parsePolicy,
-  parsePolicyText,
-  ToolgateError,
-} from '@toolgate/core';
+import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
+import { formatIssue, formatIssuePath } from '@toolgate/core/internal';
 import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';

@@ -1,4 +1,4 @@
-import { policyDocumentSchema } from '@toolgate/core';
+import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
 
 const nonEmpty = z.string().min(1, 'must not be empty');

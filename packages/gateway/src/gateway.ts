@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   type Approver,
   type CallOptions,
+  type Grant,
   messageOf,
+  patternGrant,
   type ToolDescription,
   ToolGate,
   ToolgateError,
@@ -12,7 +14,6 @@ import {
 import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
-import { grantMatcher } from './grants.js';
 import { openLedger } from './ledger-open.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
@@ -27,7 +28,8 @@ export interface GatewayOptions {
 
 /**
  * The gateway: upstream MCP servers (through one `MCPResolver`) behind per-client grants, the
- * policy gate and a ledger. Every call goes grant → policy → upstream through a core `ToolGate`,
+ * policy gate and a ledger. Every call goes grant → policy → upstream through one core `ToolGate`
+ * (made once, for the gateway's lifetime; each call brings its client's grant and approver),
  * and is recorded (`tool.called`, `policy.decided`, `tool.returned`), as is every tool change an
  * upstream makes (`tool.changed`). A changed tool is withheld from every list and refused until
  * approved with the fingerprint of the change (the config's `approve`).
@@ -42,10 +44,12 @@ export class Gateway {
   /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
   readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
+  /** The one gate every call runs through; its policy is the config in force (a reload changes it). */
+  readonly gate: ToolGate;
   readonly #log: (line: string) => void;
   readonly #callIds: () => string;
   #config: GatewayConfig;
-  #grants: Map<string, (tool: string) => boolean>;
+  #grants: Map<string, Grant>;
   #closed = false;
 
   private constructor(
@@ -66,6 +70,12 @@ export class Gateway {
     this.#log = parts.log;
     this.#callIds = options.callIds ?? (() => randomUUID());
     this.#grants = grantsOf(config);
+    this.gate = new ToolGate(this.registry, {
+      policy: { decide: (request) => this.#config.policy.decide(request) },
+      recorder: this.recorder,
+      callIds: this.#callIds,
+      timeoutMs: Number.POSITIVE_INFINITY, // each call's budget is the config's in force (see callTool)
+    });
   }
 
   /** Opens the ledger, connects every upstream, applies the config's approvals. On any failure nothing stays open. */
@@ -109,7 +119,7 @@ export class Gateway {
 
   /** True when `client`'s grant names `tool`. */
   grants(client: string, tool: string): boolean {
-    return this.#grants.get(client)?.(tool) === true;
+    return this.#grants.get(client)?.allows(tool) === true;
   }
 
   /** The descriptions of the tools `client` may call, as approved: never a tool outside its grant, never a changed one. */
@@ -130,15 +140,16 @@ export class Gateway {
     approver: Approver | undefined,
     options: CallOptions = {},
   ): Promise<ToolResult> {
-    const granted = this.grants(client, tool);
-    const gate = new ToolGate(this.registry, {
-      policy: this.#config.policy,
-      recorder: this.recorder,
-      callIds: this.#callIds,
-      ...(approver === undefined ? {} : { approver }),
-      ...(this.#config.timeoutMs === undefined ? {} : { timeoutMs: this.#config.timeoutMs }),
-    });
-    return gate.forAgent({ name: client, tools: granted ? [tool] : [] }).callTool(tool, parameters, options);
+    const grant = this.#grants.get(client) ?? patternGrant(client, []);
+    return this.gate.call(
+      { tool, parameters },
+      {
+        ...options,
+        grant,
+        ...(approver === undefined ? {} : { approver }),
+        timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
+      },
+    );
   }
 
   /** Records an event of the gateway itself (a client connected, a config reloaded). */
@@ -198,8 +209,11 @@ function stderrLog(line: string): void {
   process.stderr.write(`toolgate-gateway: ${line}\n`);
 }
 
-function grantsOf(config: GatewayConfig): Map<string, (tool: string) => boolean> {
-  return new Map([...config.clients].map(([name, client]) => [name, grantMatcher(client.tools)]));
+/** A call's budget when the config sets none: the gate's own default. */
+const defaultTimeoutMs = 600_000;
+
+function grantsOf(config: GatewayConfig): Map<string, Grant> {
+  return new Map([...config.clients].map(([name, client]) => [name, patternGrant(name, client.tools)]));
 }
 
 function serversKey(servers: readonly McpServerConfig[]): string {

@@ -1,13 +1,13 @@
 import {
+  exactGrant,
+  type Grant,
   type JsonValue,
-  type PolicyDecidedRecord,
   type Recorder,
-  type ToolCalledRecord,
   ToolGate,
   ToolgateError,
   type ToolResult,
-  type ToolReturnedRecord,
 } from '@toolgate/core';
+import type { PolicyDecidedRecord, ToolCalledRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import {
   FileStore,
   type LedgerEvent,
@@ -70,11 +70,10 @@ export async function replayGatewayLedger(source: string | LedgerStore, target: 
       if (event.kind === 'tool.called') {
         const callId = callIdOf(event);
         const { tool, parameters } = event.payload as { tool: string; parameters: JsonValue };
-        const returned = outcome.get(callId)?.payload as { error?: { code?: string } } | undefined;
-        const granted = returned?.error?.code !== 'CAPABILITY_VIOLATION';
+        const returned = outcome.get(callId)?.payload as { error?: RecordedError } | undefined;
         callIds.push(callId);
         calls.push(
-          run.gate.forAgent({ name: event.actor, tools: granted ? [tool] : [] }).callTool(tool, parameters),
+          run.gate.call({ tool, parameters }, { grant: recordedGrant(event.actor, tool, returned?.error) }),
         );
       }
       if (['tool.called', 'policy.decided', 'tool.returned'].includes(event.kind)) {
@@ -131,6 +130,25 @@ class Sequencer {
     await entry.write();
     entry.done();
   }
+}
+
+interface RecordedError {
+  code?: string;
+  message?: string;
+}
+
+/**
+ * The grant a recorded call was made under, as far as the recording shows it: the tool, unless the
+ * call was refused as ungranted — then nothing, refused with the recorded words.
+ */
+function recordedGrant(agent: string, tool: string, error: RecordedError | undefined): Grant {
+  const grant = exactGrant(agent, [tool]);
+  if (error?.code !== 'CAPABILITY_VIOLATION') return grant;
+  const refused = exactGrant(agent, []);
+  return {
+    ...refused,
+    refusal: () => new ToolgateError('CAPABILITY_VIOLATION', String(error.message ?? '')),
+  };
 }
 
 function callIdOf(event: LedgerEvent): string {

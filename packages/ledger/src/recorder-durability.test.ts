@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { defineTool, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FileStore } from './file/file-store.js';
@@ -30,7 +30,7 @@ async function durableGate(durableBefore: 'dispatch' | 'result' | undefined) {
     }),
   );
   const recorder = new LedgerRecorder(store, { runId: 'r', ...(durableBefore ? { durableBefore } : {}) });
-  const gate = new ToolGate(registry, { recorder, policy: new Policy({ default: 'allow', rules: [] }) });
+  const gate = new ToolGate(registry, { recorder, policy: new RulePolicy({ default: 'allow', rules: [] }) });
   return { path, store, seen, agent: gate.forAgent({ name: 'agent', tools: ['effect'] }) };
 }
 

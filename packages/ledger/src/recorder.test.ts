@@ -1,4 +1,4 @@
-import { Policy, ToolGate } from '@toolgate/core';
+import { RulePolicy, ToolGate } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from './chain/clock.js';
 import { MemoryStore } from './memory-store.js';
@@ -33,7 +33,13 @@ describe('LedgerRecorder', () => {
     ]);
     expect(events.map((event) => event.payload)).toEqual([
       { callId: 'call-1', tool: 'oracle', parameters: { seed: 'moss' } },
-      { callId: 'call-1', tool: 'oracle', verdict: 'allow', decision: 'allow', reason: expect.any(String) },
+      {
+        callId: 'call-1',
+        tool: 'oracle',
+        decision: 'allow',
+        verdict: { decision: 'allow', reason: expect.any(String) },
+        reason: expect.any(String),
+      },
       {
         callId: 'call-1',
         tool: 'oracle',
@@ -60,7 +66,7 @@ describe('LedgerRecorder', () => {
 
   it('records a denial: the decision, then the permission-denied result', async () => {
     const { store, teller } = await setup({
-      policy: new Policy({ rules: [{ tools: ['oracle'], decision: 'deny', reason: 'no omens today' }] }),
+      policy: new RulePolicy({ rules: [{ tools: ['oracle'], decision: 'deny', reason: 'no omens today' }] }),
     });
     await teller.callTool('oracle', { seed: 'x' });
     const kinds = (await readAll(store.read())).map((event) => [

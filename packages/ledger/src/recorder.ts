@@ -1,19 +1,14 @@
-import {
-  type AgentDerivedRecord,
-  type JsonObject,
-  type JsonValue,
-  type PolicyDecidedRecord,
-  type Recorder,
-  type ToolCalledRecord,
-  type ToolChangedRecord,
-  type ToolDescription,
-  ToolgateError,
-  type ToolReturnedRecord,
-} from '@toolgate/core';
-
+import type { JsonObject } from '@toolgate/core';
+import { type JsonValue, type Recorder, type ToolDescription, ToolgateError } from '@toolgate/core';
+import type {
+  AgentDerivedRecord,
+  PolicyDecidedRecord,
+  ToolCalledRecord,
+  ToolChangedRecord,
+  ToolReturnedRecord,
+} from '@toolgate/core/internal';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
 import type { AppendOptions, LedgerStore } from './store.js';
-
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
 /** What a {@link LedgerRecorder} is built with. */
@@ -123,9 +118,10 @@ export class LedgerRecorder implements Recorder {
   }
 
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
-    const { callId, tool, verdict, decision, reason, rule } = record;
-    const payload: JsonObject = { callId, tool, verdict, decision, reason };
-    if (rule !== undefined) payload.rule = rule;
+    const { callId, tool, decision, verdict, answer, reason } = record;
+    const payload: JsonObject = { callId, tool, decision, verdict: { ...verdict } };
+    if (answer !== undefined) payload.answer = { ...answer };
+    payload.reason = reason;
     // the call's own decision keeps its id; one made while it ran (`context.authorize`) is numbered
     const count = (this.#decisions.get(callId) ?? 0) + 1;
     this.#decisions.set(callId, count);

@@ -8,8 +8,8 @@ describe('remote output caps through a real stdio server, the resolver and the g
   const connect = connectClosingAfterEach();
 
   it('returns one wrapper within the cap, not a wrapper inside a wrapper', async () => {
-    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 1000 });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 1000 });
+    const resolver = await connect([fixture('faulty.mjs')]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 1000 } });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
     expect(result).toMatchObject({ isError: false, output: { truncated: true } });
     const output = (result as unknown as { output: Capped }).output;
@@ -20,9 +20,9 @@ describe('remote output caps through a real stdio server, the resolver and the g
     expect(output.omittedChars).toBe(JSON.stringify({ text: 'x'.repeat(5000) }).length - kept.length);
   });
 
-  it('cuts an already capped remote output further when the gate cap is smaller', async () => {
-    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 3000 });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 500 });
+  it('cuts a remote output once, at the gate cap', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 500 } });
     const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
     const output = (result as unknown as { output: Capped }).output;
     expect(Object.keys(output).sort()).toEqual(['omittedChars', 'text', 'truncated']);
@@ -30,5 +30,19 @@ describe('remote output caps through a real stdio server, the resolver and the g
     expect(output.text.startsWith('{"text":"xxx')).toBe(true);
     const kept = output.text.slice(0, output.text.indexOf('\n[… truncated'));
     expect(output.omittedChars).toBe(JSON.stringify({ text: 'x'.repeat(5000) }).length - kept.length);
+  });
+
+  it('hands a remote output exactly at the cap over whole and unmarked: nothing below the gate caps it', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    const exact = JSON.stringify({ text: 'x'.repeat(5000) }).length;
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: exact } });
+    const result = await gate.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 5000 });
+    expect(result).toMatchObject({ isError: false, output: { text: 'x'.repeat(5000) } });
+    // past the old resolver default (100,000): still whole, under a gate that allows it
+    const roomy = new ToolGate(new ToolRegistry().setResolver(resolver), {
+      limits: { outputChars: 200_000 },
+    });
+    const large = await roomy.forAgent({ name: 'a', tools: ['big'] }).callTool('big', { size: 150_000 });
+    expect(large).toMatchObject({ isError: false, output: { text: 'x'.repeat(150_000) } });
   });
 });

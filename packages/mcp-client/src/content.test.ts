@@ -100,10 +100,8 @@ describe('content blocks of a remote result (a real SDK server over stdio, the r
   });
 
   it('no longer turns an image-only result into base64 inside JSON cut by the output cap', async () => {
-    const resolver = await connect([snapshotServer({ snapshot: { content: [blocks[1]] } })], {
-      maxOutputChars: 100,
-    });
-    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { maxOutputChars: 100 });
+    const resolver = await connect([snapshotServer({ snapshot: { content: [blocks[1]] } })]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 100 } });
     const result = await gate.forAgent({ name: 'a', tools: ['snapshot'] }).callTool('snapshot', {});
     expect(result).toEqual({
       callId: expect.any(String),
@@ -115,12 +113,11 @@ describe('content blocks of a remote result (a real SDK server over stdio, the r
     });
   });
 
-  it('caps each block on its own: an image over the byte cap is replaced by a text saying so, texts are cut', async () => {
-    const resolver = await connect([snapshotServer({ snapshot: { content: blocks } })], {
-      maxContentBytes: 5999,
-      maxOutputChars: 20,
-    });
-    const agent = new ToolGate(new ToolRegistry().setResolver(resolver)).forAgent({
+  it("caps each block on its own, at the gate's limits: an image over the byte cap is replaced by a text saying so, texts are cut", async () => {
+    const resolver = await connect([snapshotServer({ snapshot: { content: blocks } })]);
+    const agent = new ToolGate(new ToolRegistry().setResolver(resolver), {
+      limits: { contentBytes: 5999, outputChars: 20 },
+    }).forAgent({
       name: 'a',
       tools: ['snapshot'],
     });

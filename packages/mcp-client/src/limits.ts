@@ -1,8 +1,9 @@
 /**
- * How much one MCP server may make this process hold, read or do. Every limit has a default chosen
+ * How much one MCP server may make this process hold, read or do on the wire (messages, lists,
+ * notifications; never a tool output: the gate caps those, once). Every limit has a default chosen
  * for real servers; a server config can set any of them (`limits: { maxMessageBytes: … }`).
  */
-export interface McpLimits {
+export interface WireLimits {
   /**
    * The bytes of any one message from the server (a JSON-RPC line over stdio, a JSON body or one
    * SSE event over HTTP), counted as they arrive: the connection fails at the first byte past it,
@@ -35,7 +36,7 @@ export interface McpLimits {
 }
 
 /** Every limit, set. */
-export type ResolvedLimits = Readonly<Required<McpLimits>>;
+export type ResolvedLimits = Readonly<Required<WireLimits>>;
 
 const mebibyte = 1024 * 1024;
 
@@ -58,7 +59,7 @@ export const defaultLimits: ResolvedLimits = Object.freeze({
 });
 
 /** The limits in force: `limits` over the defaults. */
-export function resolveLimits(limits: McpLimits | undefined): ResolvedLimits {
+export function resolveLimits(limits: WireLimits | undefined): ResolvedLimits {
   return Object.freeze({ ...defaultLimits, ...definedOnly(limits ?? {}) });
 }
 
@@ -86,6 +87,6 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function definedOnly(limits: McpLimits): McpLimits {
+function definedOnly(limits: WireLimits): WireLimits {
   return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
 }

@@ -1,11 +1,6 @@
 import { drawOmen, oracleTool } from '@toolgate/builtins';
-import {
-  Policy,
-  type ToolCalledRecord,
-  ToolGate,
-  ToolRegistry,
-  type ToolReturnedRecord,
-} from '@toolgate/core';
+import { RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
+import type { ToolCalledRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolverFromEnv } from './from-env.js';
 import { MCPResolver } from './resolver.js';
@@ -106,7 +101,7 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
 
   it('knows the oracle over MCP touches nothing, as in-process, so a rule on paths never catches it', async () => {
     resolver = await resolverFromEnv({ MCP_ORACLE: '1' });
-    const policy = new Policy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
+    const policy = new RulePolicy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
     const remote = new ToolGate(new ToolRegistry().setResolver(resolver!), { policy });
     const local = new ToolGate(new ToolRegistry().register(oracleTool()), { policy });
     expect((await remote.forAgent(teller).callTool('oracle', { seed: 'moss' })).isError).toBe(false);

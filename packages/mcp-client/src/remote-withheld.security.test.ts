@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Policy, ToolGate, ToolRegistry, type ToolResult } from '@toolgate/core';
+import { RulePolicy, ToolGate, ToolRegistry, type ToolResult } from '@toolgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from './server-config.js';
 import { connectClosingAfterEach, toolgateMcp } from './testing-fixtures/servers.js';
@@ -36,7 +36,7 @@ describe("toolgate-mcp's pattern tools over MCP withhold what policy withholds i
     'with prefix %s: no line, path or entry of a denied file comes back',
     async (prefix) => {
       const name = (tool: string) => (prefix === undefined ? tool : `${prefix}__${tool}`);
-      const policy = new Policy({
+      const policy = new RulePolicy({
         default: 'allow',
         rules: [{ tools: [name('read_file')], paths: ['.env', 'secrets/**'], decision: 'deny' }],
       });

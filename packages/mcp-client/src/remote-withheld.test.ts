@@ -1,9 +1,9 @@
-import { Policy, type ToolContext } from '@toolgate/core';
+import { RulePolicy, type ToolContext } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { withholdRemotePaths } from './remote-withheld.js';
 import type { McpServerConfig } from './server-config.js';
 
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'allow',
   rules: [{ tools: ['fetch'], hosts: ['denied.test'], decision: 'deny' }],
 });
@@ -11,6 +11,7 @@ const context: ToolContext = {
   signal: new AbortController().signal,
   callId: 'call-1',
   agent: 'agent',
+  deadline: Number.POSITIVE_INFINITY,
   reportProgress() {},
   authorize: () => Promise.reject(new Error('not asked here')),
   judge: (subject, options) =>

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolGate, type ToolProgressEvent, ToolRegistry } from '@toolgate/core';
+import { ToolGate, ToolRegistry } from '@toolgate/core';
+import type { ToolProgressEvent } from '@toolgate/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
 

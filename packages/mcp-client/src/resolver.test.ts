@@ -30,15 +30,16 @@ describe('MCPResolver over a real stdio server', () => {
     });
   });
 
-  it('caps remote output like in-process output', async () => {
-    const resolver = await connect([fixture('faulty.mjs')], { maxOutputChars: 1000 });
-    const output = (await resolver.call('big', { size: 5000 })) as {
-      truncated: boolean;
-      omittedChars: number;
-    };
+  it('caps remote output like in-process output, at the gate (the resolver passes it through)', async () => {
+    const resolver = await connect([fixture('faulty.mjs')]);
+    const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { limits: { outputChars: 1000 } });
+    const agent = gate.forAgent({ name: 'a', tools: ['big'] });
+    const result = await agent.callTool('big', { size: 5000 });
+    const output = (result as unknown as { output: { truncated: boolean; omittedChars: number } }).output;
     expect(output.truncated).toBe(true);
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(1000); // the cap holds on what is returned
-    expect(await resolver.call('big', { size: 10 })).toEqual({ text: 'x'.repeat(10) });
+    expect(await agent.callTool('big', { size: 10 })).toMatchObject({ output: { text: 'x'.repeat(10) } });
+    expect(await resolver.call('big', { size: 5000 })).toEqual({ text: 'x'.repeat(5000) });
   });
 
   it('refuses two servers serving the same name without prefixes, and leaves nothing running', async () => {

@@ -1,8 +1,7 @@
+import type { JsonObject } from '@toolgate/core';
 import {
-  type JsonObject,
   type JsonValue,
   type PolicySubject,
-  type Recorder,
   type ToolContext,
   type ToolDescription,
   ToolgateError,
@@ -14,26 +13,19 @@ import { withholdRemotePaths } from './remote-withheld.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { Approvals } from './tools/approvals.js';
 import { fingerprint, type ToolShape } from './tools/fingerprint.js';
-import { capMapped, mapResult } from './tools/map-result.js';
+import { checkMapped, mapResult } from './tools/map-result.js';
 import { subjectsFor } from './tools/subjects.js';
-import { canRecordChanges, type ToolChange } from './tools/tool-change.js';
+import { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tools/tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tools/tool-names.js';
 import { McpConnection } from './transport/index.js';
 
 /** What an {@link MCPResolver} is built with. */
 export interface MCPResolverOptions {
-  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
-  maxOutputChars?: number;
-  /**
-   * The cap on one binary content part (image, audio, embedded blob) of a result, in decoded bytes;
-   * a part over it is replaced by a text part saying what was omitted. Default 5 MiB.
-   */
-  maxContentBytes?: number;
   /** Told about every changed or conflicting tool. */
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
-  recorder?: Pick<Recorder, 'toolChanged'>;
+  recorder?: ToolChangeRecorder;
 }
 
 /**
@@ -224,7 +216,11 @@ export class MCPResolver implements ToolResolver {
     const result = await entry.connection.call(
       entry.remoteName,
       parameters,
-      context && { signal: context.signal, onProgress: (progress) => context.reportProgress(progress) },
+      context && {
+        signal: context.signal,
+        deadline: context.deadline,
+        onProgress: (progress) => context.reportProgress(progress),
+      },
     );
     const where = { server: entry.connection.name, tool: name };
     const mapped = withholdRemotePaths(
@@ -233,7 +229,7 @@ export class MCPResolver implements ToolResolver {
       mapResult(result, where),
       context,
     );
-    return capMapped(mapped, where, this.#options);
+    return checkMapped(mapped, where);
   }
 
   /**

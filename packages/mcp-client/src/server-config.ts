@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
-import { limitsProblem, type McpLimits } from './limits.js';
+import { limitsProblem, type WireLimits } from './limits.js';
 
 /** A log message a server sent (`notifications/message`), as handed to `onLog`. */
 export interface ServerLogEntry {
@@ -40,7 +40,7 @@ interface ServerConfigBase {
    */
   subjects?: 'toolgate' | Readonly<Record<string, SubjectMapping>>;
   /** What this server may make the client hold or read; each unset limit takes its default (see `defaultLimits`). */
-  limits?: McpLimits;
+  limits?: WireLimits;
   /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
   onLog?: (entry: ServerLogEntry) => void;
 }

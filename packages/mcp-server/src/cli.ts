@@ -7,7 +7,7 @@
  */
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { parseCliOptions, usage } from './cli-options.js';
-import { createMcpServer } from './create-server.js';
+import { createMcpServer, exposingGate } from './create-server.js';
 import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';
 import { packageVersion } from './package-version.js';
 import { registryFor } from './registry-for.js';
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     return;
   }
   const registry = await registryFor(options.tools, { root: options.root, sandbox: options.sandbox });
-  const create = () => createMcpServer(registry, { tools: options.tools });
+  // one gate for the process: every call of every connection (or stateless request) runs through it
+  const gate = exposingGate(registry);
+  const create = () => createMcpServer(gate, { tools: options.tools });
   if (options.transport === 'stdio') {
     const { serveStdio } = await import('./serve-stdio.js');
     const endpoint = await serveStdio(create());

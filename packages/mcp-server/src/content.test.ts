@@ -104,8 +104,8 @@ describe('content parts sent by createMcpServer (real streamable HTTP, a raw SDK
     ]);
   });
 
-  it('caps each part: an image over maxContentBytes becomes a text part saying so, a long text is cut', async () => {
-    const mcp = await client({ maxContentBytes: 2999, maxOutputChars: 10 });
+  it('caps each part: an image over limits.contentBytes becomes a text part saying so, a long text is cut', async () => {
+    const mcp = await client({ limits: { contentBytes: 2999, outputChars: 10 } });
     const result = await mcp.callTool({ name: 'draw', arguments: { withOutput: false } });
     expect(result.content).toEqual([
       { type: 'text', text: 'the omen, \n[… truncated: 6 more characters not shown]' },

@@ -98,7 +98,10 @@ describe('createMcpServer (served over real streamable HTTP)', () => {
   });
 
   it('caps a long output', async () => {
-    const mcp = await client({ tools: ['list'], maxOutputChars: 100 }, new ToolRegistry().register(list));
+    const mcp = await client(
+      { tools: ['list'], limits: { outputChars: 100 } },
+      new ToolRegistry().register(list),
+    );
     const result = await mcp.callTool({ name: 'list', arguments: { size: 1000 } });
     expect(result.structuredContent).toMatchObject({ truncated: true });
     expect((result.structuredContent as { text: string }).text).toContain('[… truncated:');

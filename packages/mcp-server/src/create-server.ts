@@ -8,13 +8,15 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  defaultMaxContentBytes,
-  type RegistryCallOptions,
+  type CallOptions,
+  type Limits,
   type Tool,
+  ToolGate,
   ToolgateError,
   type ToolRegistry,
 } from '@toolgate/core';
 import { callExposed, toMcpTool } from './expose.js';
+import { exposedGrant } from './exposed-grant.js';
 import { packageVersion } from './package-version.js';
 import { progressNotifier } from './progress-notifier.js';
 
@@ -30,44 +32,46 @@ export interface McpServerOptions {
   agent?: string;
   /** Tools per `tools/list` page. Default 100. */
   pageSize?: number;
-  /** The cap on one output's JSON text, and on each text content part, in characters. Default 100,000. */
-  maxOutputChars?: number;
   /**
-   * The cap on one binary content part (image, audio, embedded blob), in decoded bytes; a part over
-   * it is replaced by a text part saying what was omitted. Default 5 MiB.
+   * What one call hands back at most (the gate's {@link Limits}), for the gate made here when a
+   * registry is given; a gate given brings its own: `outputChars` for the output's JSON
+   * text and each text part (default 100,000), `contentBytes` for each binary part (default 5 MiB;
+   * a part over it is replaced by a text part saying what was omitted), `errorChars` for an error
+   * message (default 10,000).
    */
-  maxContentBytes?: number;
+  limits?: Partial<Limits>;
 }
 
 /**
- * An MCP server exposing the named registry tools — and only those. Calls go through the registry
- * with a grant of exactly `tools`, so a tool the list does not name cannot be called; failures come
+ * An MCP server exposing the named registry tools — and only those. Calls go through one
+ * {@link ToolGate} (made here, for the server's lifetime) with a grant of exactly `tools`, so a tool the list does not name cannot be called; failures come
  * back as `isError` results. A client's `notifications/cancelled` aborts the tool's signal; a
  * client that sends a progress token gets the tool's progress reports as `notifications/progress`. The server is not connected: pass it to a transport (one per
  * connection or, over stateless HTTP, one per request).
+ *
+ * Given a registry, the server makes its gate (no policy: the grant is the boundary; no budget but
+ * each tool's own); given a gate — one for many servers, such as one per stateless HTTP request —
+ * every call runs through that gate.
  *
  * @example
  * const registry = new ToolRegistry().register(oracleTool());
  * const server = createMcpServer(registry, { tools: ['oracle'] });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer(registry: ToolRegistry, options: McpServerOptions): Server {
-  const tools = exposedTools(registry, options.tools);
+export function createMcpServer(source: ToolRegistry | ToolGate, options: McpServerOptions): Server {
+  const gate = source instanceof ToolGate ? source : exposingGate(source, options.limits);
+  const tools = exposedTools(gate.registry, options.tools);
   const listed: McpTool[] = tools.map(toMcpTool);
   const pageSize = options.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new ToolgateError('INVALID_DEFINITION', `pageSize must be a positive integer, not ${pageSize}`);
   }
   const serverName = options.name ?? 'toolgate-mcp';
-  const grant = {
+  const grant = exposedGrant({
     agent: options.agent ?? 'mcp-client',
     tools: tools.map((tool) => tool.name),
     server: serverName,
-  };
-  const caps = {
-    maxOutputChars: options.maxOutputChars ?? 100_000,
-    maxContentBytes: options.maxContentBytes ?? defaultMaxContentBytes,
-  };
+  });
   const server = new Server(
     { name: serverName, version: options.version ?? packageVersion },
     { capabilities: { tools: { listChanged: false } } },
@@ -79,12 +83,29 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     return { tools: page, ...next };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callExposed(registry, grant, request.params.name, request.params.arguments, caps, {
-      signal: extra.signal,
-      ...progressTo(request.params._meta?.progressToken, extra.sendNotification),
+    callExposed({
+      gate,
+      grant,
+      tool: request.params.name,
+      parameters: request.params.arguments,
+      options: {
+        signal: extra.signal,
+        ...progressTo(request.params._meta?.progressToken, extra.sendNotification),
+      },
     }),
   );
   return server;
+}
+
+/**
+ * The gate of a server: no policy of its own (the grant is the boundary), no recorder, no budget but
+ * each tool's own (a caller's deadline still ends a call), the limits given.
+ */
+export function exposingGate(registry: ToolRegistry, limits?: Partial<Limits>): ToolGate {
+  return new ToolGate(registry, {
+    timeoutMs: Number.POSITIVE_INFINITY,
+    ...(limits === undefined ? {} : { limits }),
+  });
 }
 
 /** The named in-process tools, in the order given; an unknown or repeated name is an error. */
@@ -113,7 +134,7 @@ export function exposedTools(registry: ToolRegistry, names: readonly string[]): 
 function progressTo(
   progressToken: string | number | undefined,
   send: (notification: ServerNotification) => Promise<void>,
-): Pick<RegistryCallOptions, 'onProgress'> {
+): Pick<CallOptions, 'onProgress'> {
   return progressToken === undefined ? {} : { onProgress: progressNotifier(progressToken, send) };
 }
 

@@ -1,17 +1,13 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type CallOptions,
   type ContentPart,
-  capOutput,
-  capToolOutput,
-  defaultMaxContentBytes,
-  isToolOutput,
+  type Grant,
   type JsonValue,
   messageOf,
-  type OutputCaps,
-  type RegistryCallOptions,
   type Tool,
+  type ToolGate,
   ToolgateError,
-  type ToolRegistry,
 } from '@toolgate/core';
 
 /**
@@ -62,50 +58,33 @@ export function errorResult(error: unknown): CallToolResult {
   };
 }
 
+/** One call of an exposed tool, as {@link callExposed} takes it. */
+export interface ExposedCall {
+  /** The server's gate: every call of the server runs through it. */
+  gate: ToolGate;
+  /** The server's grant: exactly the tools it exposes (see {@link exposedGrant}). */
+  grant: Grant;
+  tool: string;
+  parameters: unknown;
+  /** The request's signal, progress listener and deadline, for the tool. */
+  options?: CallOptions;
+}
+
 /**
- * Runs one call through the registry as the agent `agent` granted exactly `tools`, and folds the
- * outcome into an MCP result. Never throws: every failure becomes an `isError` result. A tool the
- * server does not expose is refused before the registry is asked, as UNKNOWN_TOOL naming the
- * `server` and what it does serve (the caller has no manifest to edit). Content parts are sent as
- * MCP content blocks ({@link contentResult}), each capped on its own: text by `maxOutputChars`,
- * binary parts by `maxContentBytes` (an over-cap part is replaced by a text part saying so).
- * `options` carries the request's signal and progress listener to the tool.
+ * Runs one call through the server's gate, under the server's grant, and folds the result into an
+ * MCP result. Never throws: every failure becomes an `isError` result. A tool the server does not
+ * expose is refused by the grant before anything else, as UNKNOWN_TOOL naming the server and what
+ * it does serve (the caller has no manifest to edit). Content parts are sent as MCP content blocks
+ * ({@link contentResult}); the gate's limits have capped the output and each part, once.
  */
-export async function callExposed(
-  registry: ToolRegistry,
-  grant: { agent: string; tools: readonly string[]; server?: string },
-  name: string,
-  parameters: unknown,
-  caps: number | OutputCaps,
-  options: RegistryCallOptions = {},
-): Promise<CallToolResult> {
-  const { maxOutputChars, maxContentBytes } =
-    typeof caps === 'number' ? { maxOutputChars: caps, maxContentBytes: defaultMaxContentBytes } : caps;
-  if (!grant.tools.includes(name)) {
-    const served = grant.tools.length === 0 ? 'nothing' : grant.tools.join(', ');
-    return errorResult(
-      new ToolgateError(
-        'UNKNOWN_TOOL',
-        `MCP server "${grant.server ?? 'toolgate-mcp'}" does not serve a tool named ${JSON.stringify(name)}; ` +
-          `it serves: ${served} (its tools/list)`,
-      ),
-    );
-  }
-  let returned: Awaited<ReturnType<ToolRegistry['call']>>;
-  try {
-    returned = await registry.call(grant.agent, { tools: [...grant.tools] }, name, parameters ?? {}, options);
-  } catch (error) {
-    return errorResult(error);
-  }
-  if (isToolOutput(returned)) {
-    const capped = capToolOutput(returned, { maxOutputChars, maxContentBytes });
-    return contentResult(capped.output, capped.content);
-  }
-  const output = returned;
-  const text = JSON.stringify(output);
-  return text.length <= maxOutputChars
-    ? outputResult(output, text)
-    : outputResult(capOutput(output, maxOutputChars));
+export async function callExposed(call: ExposedCall): Promise<CallToolResult> {
+  const result = await call.gate.call(
+    { tool: call.tool, parameters: call.parameters ?? {} },
+    { ...call.options, grant: call.grant },
+  );
+  if (result.isError) return errorResult(new ToolgateError(result.error.code, result.error.message));
+  if (result.content !== undefined) return contentResult(result.output, result.content);
+  return outputResult(result.output);
 }
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {

@@ -4,8 +4,16 @@
  *
  * @module
  */
-export { createMcpServer, exposedTools, type McpServerOptions } from './create-server.js';
-export { callExposed, contentResult, errorResult, outputResult, toMcpTool } from './expose.js';
+export { createMcpServer, exposedTools, exposingGate, type McpServerOptions } from './create-server.js';
+export {
+  callExposed,
+  contentResult,
+  type ExposedCall,
+  errorResult,
+  outputResult,
+  toMcpTool,
+} from './expose.js';
+export { exposedGrant } from './exposed-grant.js';
 export {
   defaultAllowedHosts,
   defaultAllowedOrigins,

@@ -1,5 +1,5 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolProgressEvent } from '@toolgate/core';
+import type { ToolProgressEvent } from '@toolgate/core/internal';
 
 /**
  * A progress listener that sends each report to the client as `notifications/progress` under the

@@ -103,7 +103,7 @@ describe('agentsTools through a real Agents run loop', () => {
       message: expect.stringContaining('the vault stays shut'),
     });
     const events = await ledgerEvents(store);
-    expect(events[1]?.payload).toMatchObject({ verdict: 'deny', decision: 'deny' });
+    expect(events[1]?.payload).toMatchObject({ verdict: { decision: 'deny' }, decision: 'deny' });
     expect(events[2]?.payload).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
   });
 

@@ -1,5 +1,6 @@
 import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
-import type { AgentHandle, ExternalDecision, ToolDescription } from '@toolgate/core';
+import type { AgentHandle, ToolDescription } from '@toolgate/core';
+import type { ExternalDecision } from '@toolgate/core/internal';
 import { AskedCalls } from './asked-calls.js';
 import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';

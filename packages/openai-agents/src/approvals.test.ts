@@ -38,7 +38,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     const events = await ledgerEvents(store);
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[1]?.payload).toMatchObject({
-      verdict: 'ask',
+      verdict: { decision: 'ask' },
       decision: 'allow',
       reason: expect.stringMatching(/money leaves; approved by alice$/),
     });
@@ -60,7 +60,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     const events = await ledgerEvents(store);
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[0]?.payload).toMatchObject({ tool: 'wire', parameters: { to: 'mallory', amount: 500 } });
-    expect(events[1]?.payload).toMatchObject({ verdict: 'ask', decision: 'deny' });
+    expect(events[1]?.payload).toMatchObject({ verdict: { decision: 'ask' }, decision: 'deny' });
     expect(events[2]?.payload).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
   });
 
@@ -75,7 +75,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     const events = await ledgerEvents(store);
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[1]?.payload).toMatchObject({
-      verdict: 'ask',
+      verdict: { decision: 'ask' },
       decision: 'deny',
       reason: expect.stringContaining('money leaves; not approved by alice: too much'),
     });

@@ -1,5 +1,6 @@
 import type { ToolOutputImage, ToolOutputText } from '@openai/agents';
-import type { ContentPart, ToolErrorData, ToolResult } from '@toolgate/core';
+import type { ContentPart, ToolResult } from '@toolgate/core';
+import type { ToolErrorData } from '@toolgate/core/internal';
 
 /** A part of a multi-part Agents tool output. */
 export type AgentsOutputPart = ToolOutputText | ToolOutputImage;

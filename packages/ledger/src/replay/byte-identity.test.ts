@@ -25,7 +25,7 @@ describe('replay with every tool switched off', () => {
       policy: scenarioPolicy,
       approver: scenarioApprover,
       callIds: counter(),
-      maxOutputChars: 100,
+      limits: { outputChars: 100 },
     });
     const recordedResults = await runScenario(gate, recorder);
     await store.close();

@@ -1,4 +1,4 @@
-import { Policy, ToolGate } from '@toolgate/core';
+import { RulePolicy, ToolGate } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from '../chain/clock.js';
 import { MemoryStore } from '../memory-store.js';
@@ -8,7 +8,7 @@ import { counter, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
 import { ReplaySession } from './session.js';
 
-const policy = new Policy({
+const policy = new RulePolicy({
   default: 'allow',
   rules: [{ tools: ['oracle'], decision: 'ask', reason: 'omens need a witness' }],
 });

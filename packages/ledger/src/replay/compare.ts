@@ -1,4 +1,5 @@
-import type { PolicyDecidedRecord, ToolReturnedRecord } from '@toolgate/core';
+import type { PolicyDecidedRecord, ToolReturnedRecord } from '@toolgate/core/internal';
+import { recordedDecision } from './recorded-decision.js';
 import { canonicalOf, type RecordedCall, withoutNote } from './recording.js';
 
 /** Where a replayed record differs from the recording, and how, in words. */
@@ -7,22 +8,24 @@ export interface Difference {
   readonly message: string;
 }
 
-/** How the replay's policy decision differs from the recorded one; undefined when it does not. */
+/**
+ * How the replay's policy decision differs from the recorded one, as data (what happened, the
+ * verdict, the answer; the sentence in `reason` is for people and not compared, so rewording it
+ * leaves a replay intact); undefined when it does not.
+ */
 export function decisionDifference(
   recorded: RecordedCall,
   record: PolicyDecidedRecord,
 ): Difference | undefined {
-  const { callId: _callId, agent: _agent, ...decided } = record;
-  const now = canonicalOf(decided);
-  const payload = recorded.decided?.payload as { callId?: string } | undefined;
+  const now = canonicalOf(recordedDecision(record as unknown as Record<string, unknown>));
+  const payload = recorded.decided?.payload as Record<string, unknown> | undefined;
   if (!payload) {
     return {
       seq: recorded.called.seq,
       message: `policy decided ${now}, but the recording has no decision for this call`,
     };
   }
-  const { callId: _was, ...rest } = withoutNote(payload);
-  const was = canonicalOf(rest);
+  const was = canonicalOf(recordedDecision(withoutNote(payload)));
   if (was === now) return undefined;
   return { seq: recorded.decided!.seq, message: `policy decided ${now} instead of ${was}` };
 }

@@ -52,7 +52,7 @@ describe('replay of a run with content parts', () => {
     const live = new ToolGate(new ToolRegistry().register(camera), {
       recorder,
       callIds: counter(),
-      maxContentBytes: 8192,
+      limits: { contentBytes: 8192 },
     });
     const recordedResults = await run(live);
     await store.close();

@@ -1,4 +1,4 @@
-import { defineTool, Policy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { defineTool, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryStore } from '../memory-store.js';
@@ -16,7 +16,7 @@ const hop = defineTool({
   policySubject: () => ({ hosts: ['start.test'] }),
   run: async ({ to }, context) => ({ allowed: (await context.authorize({ hosts: [to] })).allowed }),
 });
-const policy = new Policy({ default: 'allow', rules: [{ hosts: ['denied.test'], decision: 'deny' }] });
+const policy = new RulePolicy({ default: 'allow', rules: [{ hosts: ['denied.test'], decision: 'deny' }] });
 
 describe('replaying a call that asked policy while it ran', () => {
   it('compares the replayed call with its own recorded decision, not the one made mid-call', async () => {

@@ -1,22 +1,25 @@
 import type {
-  Approver,
   JsonObject,
   JsonValue,
-  Policy,
-  PolicyDecidedRecord,
   Recorder,
-  ToolCalledRecord,
   ToolDescription,
   ToolGateOptions,
   ToolOutput,
   ToolResolver,
-  ToolReturnedRecord,
 } from '@toolgate/core';
 import { ToolgateError } from '@toolgate/core';
+import type {
+  Recording as GateRecording,
+  PolicyDecidedRecord,
+  RecordingQuery,
+  ToolCalledRecord,
+  ToolChangedRecord,
+  ToolReturnedRecord,
+} from '@toolgate/core/internal';
 import type { LedgerEvent } from '../chain/event.js';
 import { decisionDifference, returnDifference } from './compare.js';
-import { ReplayPolicy, replayApprover } from './policy.js';
 import { ReplayProgress } from './progress.js';
+import { type RecordedDecision as RecordedDecisionData, recordedDecision } from './recorded-decision.js';
 import { recordedDuration, recordedError, recordedResult } from './recorded-result.js';
 import {
   callKey,
@@ -26,6 +29,11 @@ import {
   type Recording,
   readRecording,
 } from './recording.js';
+
+/** A recorder, and optionally a sink for tool changes (the MCP client's records, not the gate's). */
+export type ObservedRecorder = Recorder & {
+  toolChanged?(record: ToolChangedRecord): void | Promise<void>;
+};
 
 /**
  * `strict`: the replay must make exactly the recorded calls in the recorded order; the first call,
@@ -64,23 +72,20 @@ interface Pending {
 }
 
 /**
- * Serves the tool results of a recorded run instead of running anything. It is the replay's
- * {@link ToolResolver}, its policy and approver (recorded decisions), and an observer of the
- * replay's recorder (which is how it knows the agent of each call). Wire it with
- * {@link ReplaySession.gateOptions} and {@link replayRegistry}.
+ * Serves a recorded run instead of running anything. It is the replay gate's {@link Recording}
+ * (its one replay seam: recorded verdicts and answers, outputs and durations), the
+ * {@link ToolResolver} that describes the recorded tools, and an observer of the replay's recorder
+ * (which is how it knows each call under way). Wire it with {@link ReplaySession.gateOptions} and
+ * {@link replayRegistry}.
  *
  * @example
  * const replay = new ReplaySession(await readAll(recorded.read()), { mode: 'strict' });
  * const gate = new ToolGate(replayRegistry(replay), replay.gateOptions({ recorder, callIds }));
  */
-export class ReplaySession implements ToolResolver {
+export class ReplaySession implements ToolResolver, GateRecording {
   readonly mode: ReplayMode;
   /** Every difference seen so far (in lenient mode the run goes on past them). */
   readonly divergences: Divergence[] = [];
-  /** Decides every call as it was decided in the recording. */
-  readonly policy: Policy;
-  /** Answers `ask` calls as they were answered; undefined when the recording had no approver. */
-  readonly approver: Approver | undefined;
   readonly #recording: Recording;
   readonly #tools: Map<string, ToolDescription>;
   readonly #progress: ReplayProgress;
@@ -99,31 +104,43 @@ export class ReplaySession implements ToolResolver {
     this.#progress = new ReplayProgress(this.#recording.calls);
     this.#tools = new Map(this.#recording.descriptions);
     for (const tool of options.tools ?? []) this.#tools.set(tool.name, tool);
-    this.policy = new ReplayPolicy((request) => this.#find(request.tool, request.agent, request.parameters));
-    this.approver = replayApprover(this.#recording.calls, (request) =>
-      this.#find(request.tool, request.agent, request.parameters),
-    );
+  }
+
+  /** The options of the replay's {@link ToolGate}: this session as its recording, and the recorder, observed. */
+  gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
+    return { ...options, recording: this, recorder: this.observe(options.recorder) };
   }
 
   /**
-   * The options of the replay's {@link @toolgate/core!ToolGate}: the recorder (observed), the recorded policy and
-   * approver, recorded durations, and no output or content cap (recorded outputs and parts are already
-   * capped).
+   * The verdict and answer recorded for a call (for a pre-flight check, of the next recorded call
+   * of that key); a call with no recorded decision is allowed, saying so.
    */
-  gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
-    return {
-      policy: this.policy,
-      ...(this.approver ? { approver: this.approver } : {}),
-      maxOutputChars: Number.POSITIVE_INFINITY,
-      maxContentBytes: Number.POSITIVE_INFINITY,
-      ...options,
-      durationOf: (callId) => this.recordedDuration(callId),
-      recorder: this.observe(options.recorder),
-    };
+  decision(query: RecordingQuery): Pick<RecordedDecisionData, 'verdict' | 'answer'> {
+    const { request } = query;
+    const pending = query.callId === undefined ? undefined : this.#pendingOf(query.callId);
+    const recorded = pending ? pending.recorded : this.#find(request.tool, request.agent, request.parameters);
+    const payload = recorded?.decided?.payload as Record<string, unknown> | undefined;
+    if (!payload)
+      return { verdict: { decision: 'allow', reason: 'replayed call with no recorded decision' } };
+    const { verdict, answer } = recordedDecision(payload);
+    return answer === undefined ? { verdict } : { verdict, answer };
   }
 
-  /** Wraps the replay's recorder so the session sees each call (and, in strict mode, checks it). */
-  observe(recorder: Recorder): Recorder {
+  /** What the call returned in the recording; its failure thrown as it was. */
+  output(query: Required<RecordingQuery>): Promise<JsonValue | ToolOutput> {
+    return this.call(query.request.tool, query.request.parameters);
+  }
+
+  /** The recorded `durationMs` of the call under `callId`. */
+  duration(callId: string): number | undefined {
+    return this.recordedDuration(callId);
+  }
+
+  /**
+   * Wraps the replay's recorder so the session sees each call (and, in strict mode, checks it); a
+   * recorder that also records tool changes (a `LedgerRecorder`) keeps doing so.
+   */
+  observe(recorder: ObservedRecorder): ObservedRecorder {
     return {
       toolCalled: (record) => {
         this.#called(record);

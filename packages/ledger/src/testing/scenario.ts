@@ -1,4 +1,4 @@
-import { type Approver, defineTool, Policy, type ToolGate, ToolRegistry } from '@toolgate/core';
+import { type Approver, defineTool, RulePolicy, type ToolGate, ToolRegistry } from '@toolgate/core';
 import { z } from 'zod';
 import type { LedgerRecorder } from '../recorder.js';
 import { brittle, chatty, oracle } from './tools.js';
@@ -17,7 +17,7 @@ export function scenarioRegistry(): ToolRegistry {
 }
 
 /** Allows oracle and chatty, asks about brittle, denies the rest. */
-export const scenarioPolicy = new Policy({
+export const scenarioPolicy = new RulePolicy({
   rules: [
     { tools: ['oracle', 'chatty'], decision: 'allow', reason: 'harmless' },
     { tools: ['brittle'], decision: 'ask', reason: 'it breaks things' },

@@ -1,4 +1,4 @@
-import { isToolOutput } from '@toolgate/core';
+import { isToolOutput } from '@toolgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { mapResult } from './map-result.js';
 

@@ -1,15 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type ContentPart,
-  capOutput,
-  capToolOutput,
-  defaultMaxContentBytes,
-  isToolOutput,
-  type JsonValue,
-  type ToolOutput,
-  toJsonValue,
-  toolResult,
-} from '@toolgate/core';
+import { type ContentPart, type JsonValue, type ToolOutput, toolResult } from '@toolgate/core';
+import { checkToolOutput, isToolOutput, toJsonValue } from '@toolgate/core/internal';
 import { remoteToolFailure } from './remote-error.js';
 
 /**
@@ -71,18 +62,15 @@ function parseJson(text: string): JsonValue | undefined {
 }
 
 /**
- * A mapped result capped as the resolver returns it: a plain value at `maxOutputChars` (default
- * 100,000), a `toolResult` part by part (texts at `maxOutputChars`, binary parts at
- * `maxContentBytes`, default 5 MiB), the error naming `server` and `tool`.
+ * A mapped result checked as the resolver returns it — content parts well-formed, the error naming
+ * `server` and `tool` — and not capped: the gate's cap station caps every output once.
  */
-export function capMapped(
+export function checkMapped(
   output: JsonValue | ToolOutput,
   where: { server: string; tool: string },
-  options: { maxOutputChars?: number | undefined; maxContentBytes?: number | undefined },
 ): JsonValue | ToolOutput {
-  const maxOutputChars = options.maxOutputChars ?? 100_000;
-  if (!isToolOutput(output)) return capOutput(output, maxOutputChars);
-  const maxContentBytes = options.maxContentBytes ?? defaultMaxContentBytes;
-  const what = `the output of tool "${where.tool}" on MCP server "${where.server}"`;
-  return capToolOutput(output, { maxOutputChars, maxContentBytes }, what);
+  if (!isToolOutput(output)) return output;
+  return toolResult(
+    checkToolOutput(output, `the output of tool "${where.tool}" on MCP server "${where.server}"`),
+  );
 }

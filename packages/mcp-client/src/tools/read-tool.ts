@@ -1,4 +1,6 @@
-import { checkRemoteSchema, type JsonSchema, messageOf, promptText, toolNamePattern } from '@toolgate/core';
+import type { JsonSchema } from '@toolgate/core';
+import { messageOf } from '@toolgate/core';
+import { checkRemoteSchema, promptText, toolNamePattern } from '@toolgate/core/internal';
 import { fingerprint, type ToolShape } from './fingerprint.js';
 
 /** A listed tool that can be served: its local name, remote name, shape and fingerprint. */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { promptText, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { promptText } from '@toolgate/core/internal';
 
 const maxRemoteCodeChars = 64;
 

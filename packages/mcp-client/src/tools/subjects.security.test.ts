@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { readFileTool, shellTool } from '@toolgate/builtins';
 import {
   type ApprovalRequest,
-  Policy,
   type PolicyDocument,
+  RulePolicy,
   ToolGate,
   ToolRegistry,
   type ToolResult,
@@ -58,7 +58,7 @@ function agentOver(
   approver?: (request: ApprovalRequest) => boolean,
 ) {
   const gate = new ToolGate(new ToolRegistry().setResolver(resolver), {
-    policy: new Policy(document),
+    policy: new RulePolicy(document),
     ...(approver ? { approver } : {}),
   });
   return gate.forAgent({ name: 'agent', tools });
@@ -112,7 +112,7 @@ describe("toolgate-mcp's own tools over MCP get the subjects they have in-proces
       expect(await resolver.subject('read_file', { path })).toEqual(await local.policySubject!({ path }));
     }
     const shell = shellTool(new LocalEnvironment({ root: ws }), {
-      maxOutputChars: 1000,
+      maxFieldChars: 1000,
       shellTimeoutMs: 1000,
       maxShellTimeoutMs: 1000,
     });

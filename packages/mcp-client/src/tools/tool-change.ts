@@ -28,8 +28,8 @@ export interface ToolChange {
 }
 
 /**
- * A sink that records tool changes, such as a ledger recorder. A core `Recorder` with a
- * `toolChanged` method qualifies; a recorder without one is not written to.
+ * A sink that records tool changes, such as the ledger's `LedgerRecorder`. Tool changes are the MCP
+ * client's own records, not the gate's: core's `Recorder` has no such method.
  */
 export interface ToolChangeRecorder {
   toolChanged(record: ToolChange): void | Promise<void>;

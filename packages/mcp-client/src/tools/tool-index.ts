@@ -1,4 +1,4 @@
-import { promptText, remoteSchemaFallback } from '@toolgate/core';
+import { promptText, remoteSchemaFallback } from '@toolgate/core/internal';
 import type { McpConnection } from '../transport/connection.js';
 import type { Approvals } from './approvals.js';
 import type { ToolShape } from './fingerprint.js';

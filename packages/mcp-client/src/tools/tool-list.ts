@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { capText, ToolgateError } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { capText } from '@toolgate/core/internal';
 import { z } from 'zod';
 import { formatBytes, type ResolvedLimits } from '../limits.js';
 

@@ -9,6 +9,7 @@ import { ToolgateError } from '@toolgate/core';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
 import { packageVersion } from '../package-version.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import { deadlineGraceMs, defaultCallTimeoutMs, defaultTimeoutMs } from '../timeouts.js';
 import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { RefreshScheduler } from '../tools/refresh-scheduler.js';
 import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
@@ -47,7 +48,7 @@ const stderrTail = 2000;
  * ToolgateError naming the server. A broken session is dropped (its child process stopped) and the
  * next use reconnects.
  *
- * Everything the server sends is held to the server's limits (see `McpLimits`) while it is read;
+ * Everything the server sends is held to the server's limits (see `WireLimits`) while it is read;
  * `list_changed` floods coalesce into at most one refresh running and one queued; other
  * notifications are rate-limited; error text is capped.
  */
@@ -125,9 +126,10 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     const session = this.#ready ?? (await this.#open());
     const { signal, onProgress } = options;
+    const timeout = this.#callTimeoutMs(options.deadline);
     try {
       const result = await session.client.callTool({ name, arguments: parameters }, undefined, {
-        timeout: this.#timeoutMs,
+        timeout,
         ...(signal ? { signal } : {}),
         ...(onProgress ? { onprogress: onProgress } : {}),
       });
@@ -136,7 +138,7 @@ export class McpConnection {
       return capErrorResult(result as CallToolResult, this.#limits.maxErrorChars);
     } catch (error) {
       if (signal?.aborted) throw cancelledCall(this.name, name, signal.reason);
-      throw this.#failure(session, `a call to "${name}"`, error);
+      throw this.#failure(session, `a call to "${name}"`, error, timeout);
     }
   }
 
@@ -154,7 +156,20 @@ export class McpConnection {
   }
 
   get #timeoutMs(): number {
-    return this.config.timeoutMs ?? 60_000;
+    return this.config.timeoutMs ?? defaultTimeoutMs;
+  }
+
+  /**
+   * A call's time: until the caller's deadline (the gate's budget) and a moment past it — the gate
+   * ends the call at its deadline and cancels it, keeping the session; this timer is the backstop —
+   * within the server's configured `timeoutMs` when it has one. The default only for a call that
+   * brings no deadline.
+   */
+  #callTimeoutMs(deadline: number | undefined): number {
+    const configured = this.config.timeoutMs;
+    if (deadline === undefined || !Number.isFinite(deadline)) return configured ?? defaultCallTimeoutMs;
+    const remaining = Math.max(1, Math.ceil(deadline - Date.now())) + deadlineGraceMs;
+    return configured === undefined ? remaining : Math.min(configured, remaining);
   }
 
   #open(): Promise<Session> {
@@ -257,10 +272,10 @@ export class McpConnection {
     await this.#onTools(collector.tools, collector.withheld);
   }
 
-  #failure(session: Session, during: string, error: unknown): ToolgateError {
+  #failure(session: Session, during: string, error: unknown, timeoutMs = this.#timeoutMs): ToolgateError {
     const { failure, drop } = sessionFailure(this.name, session, during, error, {
       started: this.#started,
-      timeoutMs: this.#timeoutMs,
+      timeoutMs,
       maxErrorChars: this.#limits.maxErrorChars,
     });
     if (drop) void this.#drop(session);
@@ -284,6 +299,8 @@ export class McpConnection {
 /** What {@link McpConnection.call} may be given. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** When the caller stops waiting, in ms since the epoch: the call's timeout ends there. */
+  deadline?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { capText } from '@toolgate/core';
+import { capText } from '@toolgate/core/internal';
 
 /**
  * An `isError` tool result with the text a model would read cut to `maxChars` in all, with core's

@@ -1,6 +1,13 @@
 import { Agent, type AgentInputItem, setTracingDisabled } from '@openai/agents';
 import { ScriptedModel, type ScriptedModelInput } from '@openai/agents/testing';
-import { defineTool, Policy, ToolGate, type ToolGateOptions, ToolRegistry, toolResult } from '@toolgate/core';
+import {
+  defineTool,
+  RulePolicy,
+  ToolGate,
+  type ToolGateOptions,
+  ToolRegistry,
+  toolResult,
+} from '@toolgate/core';
 import { canonicalJson, LedgerRecorder, MemoryStore, readAll, steppingClock } from '@toolgate/ledger';
 import { z } from 'zod';
 
@@ -109,7 +116,7 @@ export function registry(): ToolRegistry {
 }
 
 /** Denies the vault, asks about wires, allows the rest. */
-export const policy = new Policy({
+export const policy = new RulePolicy({
   rules: [
     { tools: ['vault'], decision: 'deny', reason: 'the vault stays shut' },
     { tools: ['wire'], decision: 'ask', reason: 'money leaves' },

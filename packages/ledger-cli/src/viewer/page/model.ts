@@ -95,7 +95,12 @@ export function decisionOf(
   if (!call.decided) return undefined;
   const payload = payloadOf(call.decided);
   return {
-    verdict: String(payload.verdict),
+    // policy's word: a field of the verdict since decisions are data, the verdict itself before
+    verdict: String(
+      typeof payload.verdict === 'object' && payload.verdict !== null
+        ? (payload.verdict as { decision?: unknown }).decision
+        : payload.verdict,
+    ),
     decision: String(payload.decision),
     reason: String(payload.reason ?? ''),
   };

@@ -1,16 +1,18 @@
-import { allowingAuthority, type CallAuthority } from './call-authority.js';
-import type { CallOptions, ToolContext, ToolProgress } from './context.js';
-import { afterBudget } from './deadlines.js';
-import { ToolgateError } from './errors.js';
-import type { JsonObject } from './json.js';
-import { dispatch, type ResolvedTool } from './registry.js';
+import type { CallOptions, ToolContext, ToolProgress } from '../context.js';
+import { afterBudget } from '../deadlines.js';
+import { messageOf, ToolgateError } from '../errors.js';
+import type { JsonObject } from '../json.js';
+import { allowingAuthority, type CallAuthority } from './authorize.js';
+import type { ResolvedTool } from './resolve.js';
 
-/** One call as {@link runCall} runs it: who made it, under which id, with what budget. */
-export interface CallRun {
+/** One call as {@link dispatch} runs it: who made it, under which id, with what budget. */
+export interface DispatchedCall {
   callId: string;
   agent: string;
   /** The time budget in ms; `Infinity` for none. */
   timeoutMs: number;
+  /** The caller's deadline, in ms since the epoch (`Date.now()`), when it has one: the budget ends there at the latest. */
+  deadline?: number | undefined;
   signal: AbortSignal | undefined;
   onProgress: CallOptions['onProgress'] | undefined;
   /** How the running tool asks policy (`authorize`, `judge`); default: everything is allowed (no gate). */
@@ -18,15 +20,19 @@ export interface CallRun {
 }
 
 /**
- * Dispatches a validated call with its {@link ToolContext}, and ends it early when the caller's
- * signal aborts (CANCELLED) or the budget passes (TIMEOUT): the tool's signal is aborted and the
- * gate stops waiting, whether the tool listens or not. A sync tool is answered without a promise,
- * a timer or a signal (it cannot be interrupted, and finishing first it needs none).
+ * The dispatch station: runs a validated call — in-process `run(parameters, context)`, or the
+ * resolver's `call` — with its {@link ToolContext} (built here, and only here), and ends it early
+ * when the caller's signal aborts (CANCELLED) or the budget passes (TIMEOUT): the tool's signal is
+ * aborted and the gate stops waiting, whether the tool listens or not. The budget is the sooner of
+ * `timeoutMs` and the caller's `deadline`; the context's `deadline` says when it ends, so a lower
+ * layer (an MCP connection, a shell) waits exactly that long. A sync tool is answered without a
+ * promise, a timer or a signal (it cannot be interrupted, and finishing first it needs none).
  */
-export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: CallRun): unknown {
+export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: DispatchedCall): unknown {
   const tool = resolved.description.name;
   const outer = call.signal;
   if (outer?.aborted) throw cancelled(tool);
+  const budget = budgetOf(call);
   let controller: AbortController | undefined;
   let ended = false;
   const { callId, agent, onProgress } = call;
@@ -38,6 +44,7 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
     },
     callId,
     agent,
+    deadline: budget.deadline,
     reportProgress(progress: ToolProgress) {
       if (ended || onProgress === undefined) return;
       const report = progressOf(progress);
@@ -53,12 +60,12 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
   };
   let pending: unknown;
   try {
-    pending = dispatch(resolved, parameters, context);
+    pending = runTool(resolved, parameters, context);
   } finally {
     if (!(pending instanceof Promise)) ended = true;
   }
   if (!(pending instanceof Promise)) return pending;
-  const timeoutMs = call.timeoutMs;
+  const timeoutMs = budget.timeoutMs;
   if (outer === undefined && !(timeoutMs < Number.POSITIVE_INFINITY)) {
     return pending.finally(() => {
       ended = true;
@@ -97,6 +104,42 @@ export function runCall(resolved: ResolvedTool, parameters: JsonObject, call: Ca
   });
 }
 
+/** The budget in ms and the deadline it ends at: the sooner of the call's budget and the caller's deadline. */
+function budgetOf(call: DispatchedCall): { timeoutMs: number; deadline: number } {
+  const { timeoutMs, deadline } = call;
+  if (deadline === undefined || !Number.isFinite(deadline)) {
+    return {
+      timeoutMs,
+      deadline: timeoutMs < Number.POSITIVE_INFINITY ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY,
+    };
+  }
+  const now = Date.now();
+  const remaining = Math.max(1, deadline - now);
+  return remaining < timeoutMs
+    ? { timeoutMs: remaining, deadline }
+    : { timeoutMs, deadline: now + timeoutMs };
+}
+
+/** Runs the tool: in-process, with a thrown failure made TOOL_FAILED; or through its resolver. */
+function runTool(resolved: ResolvedTool, parameters: JsonObject, context: ToolContext): unknown {
+  const name = resolved.description.name;
+  if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters, context);
+  let output: unknown;
+  try {
+    output = resolved.tool.run(parameters, context);
+  } catch (error) {
+    throw toolFailure(name, error);
+  }
+  return output instanceof Promise
+    ? output.catch((error) => Promise.reject(toolFailure(name, error)))
+    : output;
+}
+
+function toolFailure(name: string, error: unknown): ToolgateError {
+  if (ToolgateError.is(error)) return error;
+  return new ToolgateError('TOOL_FAILED', `tool "${name}" failed: ${messageOf(error)}`, { cause: error });
+}
+
 const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 
 /**
@@ -122,15 +165,6 @@ function whenAborted(signal: AbortSignal, fire: () => void): () => void {
   const calls = waiting;
   calls.add(fire);
   return () => calls.delete(fire);
-}
-
-/** A time budget as given (a positive number of ms, `Infinity` for none), or a definition error. */
-export function checkTimeout(timeoutMs: unknown, what: string): number {
-  if (typeof timeoutMs === 'number' && timeoutMs > 0 && !Number.isNaN(timeoutMs)) return timeoutMs;
-  throw new ToolgateError(
-    'INVALID_DEFINITION',
-    `${what} timeoutMs must be a positive number of milliseconds (Infinity for none), not ${String(timeoutMs)}`,
-  );
 }
 
 function cancelled(tool: string): ToolgateError {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Authorization, ToolContext } from './context.js';
-import { ToolGate } from './gate.js';
-import type { ApprovalRequest } from './gate-options.js';
-import { Policy, type PolicyVerdict } from './policy.js';
-import type { PolicyDecidedRecord, Recorder } from './recorder.js';
-import { ToolRegistry } from './registry.js';
-import { defineTool } from './tool.js';
+import type { Authorization, ToolContext } from '../context.js';
+import { ToolGate } from '../gate.js';
+import type { ApprovalRequest } from '../gate-options.js';
+import { RulePolicy as Policy, type PolicyVerdict } from '../policy.js';
+import type { PolicyDecidedRecord, Recorder } from '../recorder.js';
+import { ToolRegistry } from '../registry.js';
+import { defineTool } from '../tool.js';
 
 /** A tool that asks policy about the hosts it is given while it runs, as fetch does for a redirect hop. */
 const visit = defineTool({

@@ -1,0 +1,28 @@
+import type { PolicyRequest } from '../policy.js';
+import type { Decided } from './decide.js';
+
+/** A call as a {@link Recording} is asked about it: its id (absent for a pre-flight check) and request. */
+export interface RecordingQuery {
+  /** The call's id; absent when `AgentHandle.check` asks before any call is made. */
+  callId?: string;
+  request: PolicyRequest;
+}
+
+/**
+ * The gate's one replay seam: a recorded run supplying what the live run's stations produced, so a
+ * replay needs neither the policy, nor an approver, nor the tools. With a recording, the decide
+ * station takes the recorded verdict and answer, the dispatch station the recorded output (outputs
+ * were capped when recorded, so only errors are capped again, at `errorChars`), and `durationMs`
+ * the recorded duration. The ledger's `ReplaySession` is one.
+ */
+export interface Recording {
+  /** The verdict and answer recorded for this call (whether it ran follows from them). */
+  decision(query: RecordingQuery): Pick<Decided, 'verdict' | 'answer'>;
+  /**
+   * The recorded output of this call — JSON, or a `toolResult(…)` — or its recorded failure, thrown
+   * (rejected) as the ToolgateError it was.
+   */
+  output(query: Required<RecordingQuery>): unknown;
+  /** The recorded `durationMs` of this call; undefined when none was recorded (the clock says). */
+  duration(callId: string): number | undefined;
+}

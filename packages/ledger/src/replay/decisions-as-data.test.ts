@@ -1,0 +1,88 @@
+import { ToolGate } from '@toolgate/core';
+import { describe, expect, it } from 'vitest';
+import { steppingClock } from '../chain/clock.js';
+import type { LedgerEvent } from '../chain/event.js';
+import { readLedgerFile } from '../file/read-file.js';
+import { MemoryStore } from '../memory-store.js';
+import { LedgerRecorder } from '../recorder.js';
+import { readAll } from '../store.js';
+import { runScenario, scenarioApprover, scenarioPolicy, scenarioRegistry } from '../testing/scenario.js';
+import { counter } from '../testing/tools.js';
+import { verifyLedgerFile } from '../verify/verify.js';
+import { replayRegistry } from './registry.js';
+import { ReplaySession } from './session.js';
+
+// Written by the gate of commit c16a7e2 (decisions still sentences): the ledger scenario, then two
+// caller decisions, an ask with no approver and an ask whose approver threw. Do not regenerate it.
+const oldLedger = new URL('../chain/fixtures/written-before-decisions-as-data.ledger.jsonl', import.meta.url)
+  .pathname;
+
+/** Replays `events` strictly through the scenario (and the calls the old fixture adds after it). */
+async function replayed(events: LedgerEvent[], runId: string, extra: boolean) {
+  const replay = new ReplaySession(events, { mode: 'strict' });
+  const store = new MemoryStore({ clock: steppingClock() });
+  const recorder = new LedgerRecorder(store, { runId });
+  const gate = new ToolGate(replayRegistry(replay), replay.gateOptions({ recorder, callIds: counter() }));
+  const results = await runScenario(gate, recorder);
+  if (extra) {
+    recorder.setTurn(4);
+    const teller = gate.forAgent({ name: 'teller', tools: ['brittle'] });
+    results.push(await teller.callTool('brittle', { why: 'glass' }));
+    results.push(await teller.callTool('brittle', { why: 'stone' }));
+    const critic = gate.forAgent({ name: 'critic', tools: ['oracle'] });
+    results.push(await critic.callTool('oracle', { seed: 'y' }));
+    results.push(await critic.callTool('oracle', { seed: 'x' }));
+  }
+  replay.assertComplete();
+  const written = await readAll(store.read());
+  return { replay, results, decided: written.filter((event) => event.kind === 'policy.decided') };
+}
+
+describe('decisions recorded as data', () => {
+  it('replays a ledger written before decisions were data (answers read from its sentences, once)', async () => {
+    expect(await verifyLedgerFile(oldLedger)).toMatchObject({ ok: true, count: 48 });
+    const events = await readAll(readLedgerFile(oldLedger));
+    const { replay, decided } = await replayed(events, 'old-decisions', true);
+    expect(replay.divergences).toEqual([]);
+    const answers = decided.map((event) => (event.payload as { answer?: unknown }).answer).filter(Boolean);
+    expect(answers).toEqual([
+      { from: 'approver', approved: true, reason: 'glass is cheap' },
+      { from: 'approver', approved: false },
+      { from: 'caller', approved: true, by: 'alice', reason: 'ok: really' },
+      { from: 'caller', approved: false, by: 'bob' },
+      { from: 'nobody', approved: false },
+      { from: 'failed', approved: false, reason: 'approval service down' },
+    ]);
+    // the sentences people read come out as the old gate wrote them
+    const reasons = decided.map((event) => (event.payload as { reason: string }).reason);
+    const recordedReasons = events
+      .filter((event) => event.kind === 'policy.decided')
+      .map((event) => (event.payload as { reason: string }).reason);
+    expect(reasons).toEqual(recordedReasons);
+  });
+
+  it('leaves a replay intact when every decision sentence is reworded (no code reads them back)', async () => {
+    const store = new MemoryStore({ clock: steppingClock() });
+    const recorder = new LedgerRecorder(store, { runId: 'grove' });
+    const gate = new ToolGate(scenarioRegistry(), {
+      recorder,
+      policy: scenarioPolicy,
+      approver: scenarioApprover,
+      callIds: counter(),
+    });
+    const live = await runScenario(gate, recorder);
+    const reworded = (await readAll(store.read())).map((event) =>
+      event.kind === 'policy.decided'
+        ? { ...event, payload: { ...(event.payload as object), reason: 'worded another way entirely' } }
+        : event,
+    );
+    expect(reworded.filter((event) => event.kind === 'policy.decided').length).toBeGreaterThan(5);
+    const { replay, results, decided } = await replayed(reworded as LedgerEvent[], 'grove', false);
+    expect(replay.divergences).toEqual([]);
+    expect(results).toEqual(live);
+    expect(decided.map((event) => (event.payload as { answer?: unknown }).answer).filter(Boolean)).toEqual([
+      { from: 'approver', approved: true, reason: 'glass is cheap' },
+      { from: 'approver', approved: false },
+    ]);
+  });
+});

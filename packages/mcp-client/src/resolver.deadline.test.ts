@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolGate, ToolRegistry } from '@toolgate/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectClosingAfterEach, fixture } from './testing-fixtures/servers.js';
+
+// The connection's default for a call with no deadline, made small (300 ms) so a slow call shows
+// which wins without waiting a minute; its handshake keeps the real default.
+vi.mock('./timeouts.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./timeouts.js')>()),
+  defaultCallTimeoutMs: 300,
+}));
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deadline-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const connect = connectClosingAfterEach();
+
+async function patient(gateTimeoutMs: number) {
+  const resolver = await connect([
+    fixture('patient.mjs', { args: [join(import.meta.dirname, 'testing-fixtures', 'patient.mjs'), dir] }),
+  ]);
+  const gate = new ToolGate(new ToolRegistry().setResolver(resolver), { timeoutMs: gateTimeoutMs });
+  return gate.forAgent({ name: 'caller', tools: ['count'] });
+}
+
+describe("the caller's deadline over MCP", () => {
+  it("lets a call longer than the connection's default finish within the caller's budget (a 120 s shell call under a 180 s budget, scaled down)", async () => {
+    // 200 steps of at least 5 ms: a call well past the 300 ms default
+    const agent = await patient(120_000);
+    const result = await agent.callTool('count', { steps: 200 });
+    expect(result).toMatchObject({ isError: false, output: { counted: 200 } });
+    expect(result.durationMs).toBeGreaterThan(300);
+  });
+
+  it('falls back to the default only for a call that brings no deadline', async () => {
+    const agent = await patient(Number.POSITIVE_INFINITY);
+    const result = await agent.callTool('count', { steps: 200 });
+    expect(result).toMatchObject({
+      isError: true,
+      error: { code: 'TIMEOUT', message: expect.stringContaining('within 300 ms') },
+    });
+  });
+});
