@@ -1,3 +1,4 @@
+export { deepLedger, ledgerWithReplacementCharacter, withFfForReplacement } from './crafted.js';
 /**
  * @toolgate/ledger/testing: what tests of the ledger's sibling packages (and of a store of your own)
  * share — the `LedgerStore` contract suite, temporary files, sample ledgers written through the real
