@@ -51,7 +51,7 @@ export interface EmbeddedResourcePart {
  */
 export type ContentPart = TextPart | ImagePart | AudioPart | ResourceLinkPart | EmbeddedResourcePart;
 
-/** What a tool returns to carry content parts: made by {@link toolResult}, recognised by {@link isToolOutput}. */
+/** What a tool returns to carry content parts: made by {@link toolResult}, recognised by `isToolOutput`. */
 export interface ToolOutput {
   /** The JSON output; `null` when the tool gave only content. */
   readonly output: JsonValue;
@@ -67,7 +67,7 @@ const brand = Symbol.for('@toolgate/core.toolOutput');
 /**
  * The value a tool returns to give content parts — text, images, audio, resource links, embedded
  * resources — besides (or instead of) its JSON output. The gate checks every part (a malformed one is
- * INVALID_OUTPUT naming it) and caps each (see {@link capContent}). A plain return value is always
+ * INVALID_OUTPUT naming it) and caps each (see `capContent`). A plain return value is always
  * JSON output only.
  *
  * @example

@@ -47,7 +47,7 @@ export const toolgateErrorCodes = {
   REPLAY_DIVERGED: 'replay differs from the recording',
 } as const;
 
-/** One of toolgate's error codes; see {@link toolgateErrorCodes}. */
+/** One of toolgate's error codes; see `toolgateErrorCodes`. */
 export type ToolgateErrorCode = keyof typeof toolgateErrorCodes;
 
 /**

@@ -86,7 +86,7 @@ export interface Policy {
 
 /**
  * A policy of rules: when several rules match, the strictest wins (deny > ask > allow). Build one
- * from data with {@link parsePolicy} or take a preset from {@link policies}.
+ * from data with {@link parsePolicy} or take a preset from `@toolgate/builtins`' `policies`.
  *
  * @example
  * const policy = new RulePolicy({ rules: [{ tools: ['read_file'], paths: ['src/**'], decision: 'allow' }] });

@@ -66,7 +66,7 @@ export class ToolRegistry {
    * first, the resolver's otherwise, so a prompt reads the same whichever transport serves a tool.
    * Every description, and every `description` and `title` in a schema, is cleaned for a prompt
    * (control characters and escape sequences removed, line breaks made spaces, length capped; see
-   * {@link promptText}).
+   * `promptText`).
    */
   async descriptions(names: readonly string[]): Promise<ToolDescription[]> {
     const found = await Promise.all(names.map((name) => this.#describe(name)));

@@ -24,7 +24,7 @@ export interface ToolDescription {
 
 /** What {@link defineTool} takes. */
 export interface ToolDefinition<Input extends z.ZodObject> {
-  /** The name a model calls the tool by; must match {@link toolNamePattern}. */
+  /** The name a model calls the tool by; must match `toolNamePattern`. */
   name: string;
   /** What the tool does, for the model. Required. */
   description: string;

@@ -17,7 +17,7 @@ const fetchSize = 10_000;
 type Row = [seq: string, id: string, runId: string, kind: string, line: string];
 
 /**
- * Verifies a ledger in PostgreSQL the way {@link verifyLedgerFile} verifies a file, streaming the
+ * Verifies a ledger in PostgreSQL the way `verifyLedgerFile` verifies a file, streaming the
  * records through a server-side cursor in one read-only snapshot (memory bounded by one FETCH). Besides the
  * chain it checks that the columns reads filter on (seq, id, run, kind) agree with each record, and
  * that the head row names the last record (a cut tail shows). Never throws for a bad ledger; a

@@ -9,7 +9,7 @@ import type { StdioServerConfig } from './server-config.js';
 /**
  * The config gate. Returns undefined when tools should run in-process (the default), or a resolver
  * attached to the MCP servers the environment names: `MCP_SERVERS` (command lines separated by
- * ` :: `, see {@link parseServerCommands}), or `MCP_ORACLE=1` (or `true`, `yes`: see
+ * ` :: `, see `parseServerCommands`), or `MCP_ORACLE=1` (or `true`, `yes`: see
  * {@link oracleOverMcp}) — the built-in oracle served by `toolgate-mcp --tools oracle` (ignored when
  * `MCP_SERVERS` is set). Servers named by `MCP_SERVERS` have no subject mappings: policy rules on
  * paths, commands or hosts apply to their tools only if they deny (attach them yourself with

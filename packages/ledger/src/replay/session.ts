@@ -72,7 +72,7 @@ interface Pending {
 }
 
 /**
- * Serves a recorded run instead of running anything. It is the replay gate's {@link Recording}
+ * Serves a recorded run instead of running anything. It is the replay gate's `Recording`
  * (its one replay seam: recorded verdicts and answers, outputs and durations), the
  * {@link ToolResolver} that describes the recorded tools, and an observer of the replay's recorder
  * (which is how it knows each call under way). Wire it with {@link ReplaySession.gateOptions} and
@@ -106,7 +106,7 @@ export class ReplaySession implements ToolResolver, GateRecording {
     for (const tool of options.tools ?? []) this.#tools.set(tool.name, tool);
   }
 
-  /** The options of the replay's {@link ToolGate}: this session as its recording, and the recorder, observed. */
+  /** The options of the replay's `ToolGate`: this session as its recording, and the recorder, observed. */
   gateOptions(options: ToolGateOptions & { recorder: Recorder }): ToolGateOptions {
     return { ...options, recording: this, recorder: this.observe(options.recorder) };
   }
