@@ -127,6 +127,6 @@ describe('deep nesting is a bad record, never a crash of the reader', () => {
 });
 
 async function builtVerify(): Promise<typeof verifyLedgerFile> {
-  return ((await import(join(distribution, 'verify.js'))) as { verifyLedgerFile: typeof verifyLedgerFile })
+  return ((await import(join(distribution, 'verify', 'verify.js'))) as { verifyLedgerFile: typeof verifyLedgerFile })
     .verifyLedgerFile;
 }

@@ -69,7 +69,7 @@ describe('a running tool asks policy through its context', () => {
     expect(asked[0]).toMatchObject({ agent: 'walker', tool: 'visit', subject: { hosts: ['maybe.test'] } });
     expect(asked[0]!.callId).toBe(result.callId);
     // the call's own decision, then one per authorize; judge records nothing
-    expect(decided.map((record) => [record.callId, record.verdict, record.decision])).toEqual([
+    expect(decided.map((record) => [record.callId, record.verdict.decision, record.decision])).toEqual([
       [result.callId, 'allow', 'allow'],
       [result.callId, 'allow', 'allow'],
       [result.callId, 'deny', 'deny'],
