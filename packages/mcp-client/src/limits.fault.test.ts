@@ -116,13 +116,14 @@ describe('a hostile server cannot make a 256 MB client run out of memory (the cl
       expect(outcome.message).toContain('(limits.maxListBytes)');
     }, 120_000);
 
-    it('a 3 MB result, under the limit, is served (capped for the model as usual)', async () => {
+    it('a 3 MB result, under the limit, is served whole (the gate caps it for the model, not the resolver)', async () => {
       const outcome = await smallHeapClient({
         server: fixture('hostile.mjs'),
         call: { tool: 'big_result', parameters: { chars: 3_000_000 } },
       });
       expect(outcome).toMatchObject({ stage: 'call', ok: true });
-      expect(outcome.outputChars).toBeLessThan(101_000);
+      // one Limits, applied once by the gate's cap station: the resolver passes the output through
+      expect(outcome.outputChars).toBeGreaterThanOrEqual(3_000_000);
     }, 120_000);
   });
 
