@@ -127,6 +127,7 @@ describe('deep nesting is a bad record, never a crash of the reader', () => {
 });
 
 async function builtVerify(): Promise<typeof verifyLedgerFile> {
-  return ((await import(join(distribution, 'verify', 'verify.js'))) as { verifyLedgerFile: typeof verifyLedgerFile })
-    .verifyLedgerFile;
+  return (
+    (await import(join(distribution, 'verify', 'verify.js'))) as { verifyLedgerFile: typeof verifyLedgerFile }
+  ).verifyLedgerFile;
 }
