@@ -67,7 +67,10 @@ describe.runIf(process.platform === 'linux')(
         let insideFound = 0;
         let refusals = 0;
         const leaks: string[] = [];
-        const enough = () => Math.min(...tools.map((tool) => successes[tool])) >= wantedSuccesses;
+        // Enough once every tool kept working through the swaps and search found the inside file at
+        // least once: how many rounds that takes depends on the machine's timing, not on the defence.
+        const enough = () =>
+          Math.min(...tools.map((tool) => successes[tool])) >= wantedSuccesses && insideFound > 0;
         const tally = (tool: ToolName, result: ToolResult) => {
           const shown = JSON.stringify(result);
           if (shown.includes(marker)) leaks.push(`${tool}: ${shown.slice(0, 300)}`);
