@@ -71,6 +71,8 @@ async function browse(url: string, ledger: LargeLedger): Promise<number> {
     Math.min(200, ledger.failed),
   );
   await page.getByTestId('filter-outcome').selectOption('');
+  // one step at a time, as a person does: the filter is off again before the search is typed
+  await expect.poll(() => range(page), bound).toBe(`rows 1–${Math.min(200, calls)} of ${calls}`);
   await page.getByTestId('search').fill('needle-');
   await expect.poll(() => range(page), bound).toBe(`rows 1–${ledger.needles} of ${ledger.needles}`);
   await page.locator('[data-testid=timeline] .row[data-key]').first().click();
