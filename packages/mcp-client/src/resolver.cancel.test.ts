@@ -10,7 +10,8 @@ let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'patient-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// retried: a server's child the close is still ending may write into it a moment longer (ENOTEMPTY)
+afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 // Registered after the removal so it runs before it (after-hooks run as a stack): a server still
 // running could write its `aborted` file into the directory while it is being removed.
 const connect = connectClosingAfterEach();
