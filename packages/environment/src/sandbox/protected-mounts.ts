@@ -1,5 +1,4 @@
-import { chmodSync, lstatSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 
@@ -8,23 +7,10 @@ export interface ProtectedMounts {
   /** `--ro-bind` arguments, to follow the workspace's own bind. */
   args: string[];
   /**
-   * Absolute paths that did not exist, covered by an empty read-only directory so a command cannot
+   * Absolute paths that did not exist, covered by an empty read-only tmpfs so a command cannot
    * create them; bubblewrap makes each an empty directory on the host while the command runs.
    */
   placeholders: string[];
-}
-
-let emptyDirectory: string | undefined;
-
-/** One empty, read-only directory of this process, the source of every placeholder; removed at exit. */
-function placeholderSource(): string {
-  if (emptyDirectory === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'toolgate-sandbox-empty-'));
-    chmodSync(made, 0o555);
-    emptyDirectory = made;
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  }
-  return emptyDirectory;
 }
 
 function linkRefused(path: string): ToolgateError {
@@ -62,9 +48,9 @@ export function protectedMounts(root: string, list: readonly string[]): Protecte
   }
   const args: string[] = [];
   for (const path of [...binds].sort()) args.push('--ro-bind', path, path);
-  if (placeholders.size > 0) {
-    const source = placeholderSource();
-    for (const path of [...placeholders].sort()) args.push('--ro-bind', source, path);
+  // An empty tmpfs of the sandbox's own, made read-only: nothing on the host to create or remove.
+  for (const path of [...placeholders].sort()) {
+    args.push('--perms', '0555', '--size', '4096', '--tmpfs', path, '--remount-ro', path);
   }
   return { args, placeholders: [...placeholders] };
 }
