@@ -12,7 +12,10 @@ import { writeFileTool } from './write-file.js';
 
 /** Caps and timeouts of the built-in tools; every one has a default. */
 export interface BuiltinToolsOptions extends Partial<FieldLimits> {
-  /** The shell tool's default timeout. Default 30,000 ms. */
+  /**
+   * The shell tool's timeout when the model asks none. Default: the time left to the call's
+   * deadline (the caller's budget), 30,000 ms for a call with no deadline.
+   */
   shellTimeoutMs?: number;
   /** The longest timeout a model may ask the shell tool for. Default 300,000 ms. */
   maxShellTimeoutMs?: number;
@@ -36,7 +39,7 @@ export function builtinTools(environment: Environment, options: BuiltinToolsOpti
   };
   const shell = {
     maxFieldChars: caps.maxFieldChars,
-    shellTimeoutMs: options.shellTimeoutMs ?? 30_000,
+    ...(options.shellTimeoutMs === undefined ? {} : { shellTimeoutMs: options.shellTimeoutMs }),
     maxShellTimeoutMs: options.maxShellTimeoutMs ?? 300_000,
   };
   return [

@@ -4,28 +4,43 @@ import { z } from 'zod';
 import { capField, type FieldLimits } from './caps.js';
 import { shellSubject } from './command-subject.js';
 import { pathSubject } from './path-subject.js';
+import { timeBeforeDeadline } from './time-left.js';
 
 /** What the shell tool adds to the caps: its default and longest timeouts. */
 export interface ShellOptions extends Pick<FieldLimits, 'maxFieldChars'> {
-  /** Default 30,000 ms. */
-  shellTimeoutMs: number;
-  /** The longest timeout a model may ask for. Default 300,000 ms. */
+  /**
+   * A command's time when the model asks none. Unset: the time left to its call's deadline (the
+   * caller's budget), and 30,000 ms for a call with no deadline.
+   */
+  shellTimeoutMs?: number;
+  /** The longest timeout a model may ask for, and the longest a command runs. Default 300,000 ms. */
   maxShellTimeoutMs: number;
 }
 
-/** How long before the caller's deadline a command is killed, so its output still reaches the caller. */
-const deadlineMarginMs = 1000;
+/** A command's time for a call with no deadline, when the model asks none and none is configured. */
+const noDeadlineTimeoutMs = 30_000;
 
 /**
- * The command's time: what was asked (or the default), at most `maxShellTimeoutMs`, and ending a
- * moment before the caller's deadline — so the command is killed, and its output says `timedOut`,
- * while its caller still waits for it. A budget shorter than that moment is left to the gate.
+ * The command's time: what was asked (else the configured default, else the caller's time), at
+ * most `maxShellTimeoutMs`, and ending a moment before the caller's deadline — so the command is
+ * killed, and its output says `timedOut`, while its caller still waits for it. A budget shorter
+ * than that moment is left to the gate (its signal kills the command).
  */
-function commandTimeoutMs(asked: number, options: ShellOptions, deadline: number): number {
-  const bounded = Math.min(asked, options.maxShellTimeoutMs);
-  const left = Math.floor(deadline - Date.now()) - deadlineMarginMs;
-  // with less than the margin left (or no deadline) the gate's own timeout ends the call: TIMEOUT
-  return Number.isFinite(left) && left > 0 ? Math.min(bounded, left) : bounded;
+function commandTimeoutMs(asked: number | undefined, options: ShellOptions, deadline: number): number {
+  const before = timeBeforeDeadline(deadline);
+  const chosen =
+    asked ??
+    options.shellTimeoutMs ??
+    (Number.isFinite(deadline) ? Number.POSITIVE_INFINITY : noDeadlineTimeoutMs);
+  const bounded = Math.min(chosen, options.maxShellTimeoutMs);
+  return before === undefined ? bounded : Math.min(bounded, before);
+}
+
+/** How the tool tells the model its default time. */
+function defaultTimeText(options: ShellOptions): string {
+  return options.shellTimeoutMs === undefined
+    ? `Default: the time left to this call (${noDeadlineTimeoutMs} when it has no deadline)`
+    : `Default ${options.shellTimeoutMs}`;
 }
 
 /**
@@ -49,7 +64,7 @@ export function shellTool(environment: Environment, options: ShellOptions) {
         .min(1)
         .optional()
         .describe(
-          `Kill it after this many milliseconds. Default ${options.shellTimeoutMs}, at most ${options.maxShellTimeoutMs}.`,
+          `Kill it after this many milliseconds. ${defaultTimeText(options)}, at most ${options.maxShellTimeoutMs}.`,
         ),
     }),
     policySubject: async ({ command }) => {
@@ -61,7 +76,7 @@ export function shellTool(environment: Environment, options: ShellOptions) {
     run: async ({ command, timeoutMs }, context) => {
       let received = 0;
       const result = await environment.exec(command, {
-        timeoutMs: commandTimeoutMs(timeoutMs ?? options.shellTimeoutMs, options, context.deadline),
+        timeoutMs: commandTimeoutMs(timeoutMs, options, context.deadline),
         signal: context.signal,
         // A sandbox with network "policy" asks this call's own policy about each destination: the
         // hosts rules that judge fetch, an ask put to the approver, every answer recorded.

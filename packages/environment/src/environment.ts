@@ -76,6 +76,12 @@ export interface SearchOptions {
    * the result counts them (`withheld`).
    */
   withhold?: (path: string) => boolean;
+  /**
+   * End the search after this many milliseconds: the time its caller has left (a tool passes what
+   * remains to its call's deadline). Within the environment's `searchTimeoutMs` when one is set;
+   * without either, the search ends after 30,000 ms.
+   */
+  timeoutMs?: number;
 }
 
 /** One matching line. */

@@ -31,7 +31,7 @@ import {
   protectedPathRefused,
   withGitDirectories,
 } from './protected-paths.js';
-import { type SearchEngine, searchDefaults } from './search-prepare.js';
+import { type SearchEngine, searchTimeoutOf } from './search-prepare.js';
 import { hostAllowList } from './url-rules.js';
 
 const maxConfinementAttempts = 3;
@@ -76,7 +76,9 @@ export interface LocalEnvironmentOptions {
   ripgrepPath?: string;
   /**
    * Deadline of one content search, in milliseconds. Past it ripgrep is killed, or the worker thread
-   * running the JavaScript engine is terminated, and the search fails with TIMEOUT. Default 30,000.
+   * running the JavaScript engine is terminated, and the search fails with TIMEOUT. When set, it
+   * bounds the time a caller asks (`SearchOptions.timeoutMs`); unset, a search runs for the time its
+   * caller asks, and 30,000 ms when it asks none.
    */
   searchTimeoutMs?: number;
   /**
@@ -193,17 +195,18 @@ export class LocalEnvironment implements Environment {
   }
 
   search(pattern: string, options?: SearchOptions): Promise<SearchResult> {
-    return searchLocal(
-      { root: this.#confinedRoot, allowHardLinks: this.#options.allowHardLinkedReads === true },
+    return searchLocal({
+      root: this.#confinedRoot,
+      allowHardLinks: this.#options.allowHardLinkedReads === true,
       pattern,
       options,
-      this.#options.search ?? 'auto',
-      {
+      engine: this.#options.search ?? 'auto',
+      ripgrep: {
         command: this.#options.ripgrepPath ?? 'rg',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       },
-      this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs,
-    );
+      timeoutMs: searchTimeoutOf(this.#options.searchTimeoutMs, options?.timeoutMs),
+    });
   }
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

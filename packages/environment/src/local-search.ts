@@ -9,6 +9,18 @@ import { searchOffThread, searchTimedOut } from './search-thread.js';
 import { RipgrepVerifier } from './search-verify.js';
 import { maxRipgrepExclusions, ripgrepExclusions, searchAllowance } from './search-withheld.js';
 
+/** One search of a local environment's files, as {@link searchLocal} runs it. */
+export interface LocalSearch {
+  root: ConfinedRoot;
+  allowHardLinks: boolean;
+  pattern: string;
+  options: SearchOptions | undefined;
+  engine: SearchEngine;
+  ripgrep: { command: string; env: Record<string, string> };
+  /** How long it may run: the caller's time within the environment's `searchTimeoutMs` (`searchTimeoutOf`). */
+  timeoutMs: number;
+}
+
 /**
  * Searches the files under the confined root, with ripgrep when allowed and able (every line it
  * reports verified against the file opened inside the root), otherwise with the JavaScript engine
@@ -19,15 +31,8 @@ import { maxRipgrepExclusions, ripgrepExclusions, searchAllowance } from './sear
  * withheld file, or, past {@link maxRipgrepExclusions} of them under `auto`, the JavaScript engine
  * searches instead), and the result counts the withheld files.
  */
-export async function searchLocal(
-  scope: { root: ConfinedRoot; allowHardLinks: boolean },
-  pattern: string,
-  options: SearchOptions | undefined,
-  engine: SearchEngine,
-  ripgrep: { command: string; env: Record<string, string> },
-  timeoutMs: number,
-): Promise<SearchResult> {
-  const { root, allowHardLinks } = scope;
+export async function searchLocal(search: LocalSearch): Promise<SearchResult> {
+  const { root, allowHardLinks, pattern, options, engine, ripgrep, timeoutMs } = search;
   const prepared = prepareSearch(pattern, options);
   const deadline = performance.now() + timeoutMs;
   const allowance =

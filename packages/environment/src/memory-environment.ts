@@ -33,7 +33,7 @@ import {
   protectedPathRefused,
 } from './protected-paths.js';
 import { jobOptions } from './search-job.js';
-import { prepareSearch, searchDefaults } from './search-prepare.js';
+import { prepareSearch, searchTimeoutOf } from './search-prepare.js';
 import { searchOffThread } from './search-thread.js';
 import { assertNoHostHeader, checkUrl, hostAllowList } from './url-rules.js';
 
@@ -60,7 +60,10 @@ export interface MemoryEnvironmentOptions {
   fetch?: FetchHandler;
   /** Hosts that may be named even as internal IP literals (`127.0.0.1:8080`). */
   allowHosts?: readonly string[];
-  /** Deadline of one content search (run on a worker thread), in milliseconds. Default 30,000. */
+  /**
+   * Deadline of one content search (run on a worker thread), in milliseconds: when set, it bounds the
+   * time a caller asks (`SearchOptions.timeoutMs`); unset, the caller's time, or 30,000 ms.
+   */
   searchTimeoutMs?: number;
   /** Paths `writeFile` refuses, as for {@link LocalEnvironmentOptions.protectedPaths}. */
   protectedPaths?: ProtectedPathsOption;
@@ -165,7 +168,7 @@ export class MemoryEnvironment implements Environment {
       withheld++;
       return false;
     });
-    const timeoutMs = this.#options.searchTimeoutMs ?? searchDefaults.timeoutMs;
+    const timeoutMs = searchTimeoutOf(this.#options.searchTimeoutMs, options?.timeoutMs);
     const result = await searchOffThread(
       { kind: 'texts', files, pattern, options: jobOptions(options) },
       timeoutMs,

@@ -87,6 +87,29 @@ describe('a search past its deadline', () => {
   });
 });
 
+describe("a search under its caller's time", () => {
+  it('ends at the time its caller asks when the environment sets none (no default of its own)', async () => {
+    const environment = new LocalEnvironment({ root, search: 'javascript' });
+    await expect(environment.search('(a+)+$', { timeoutMs: 1200 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/deadline of 1200 ms \(JavaScript engine\)/),
+    });
+    const memory = new MemoryEnvironment({ files: { 'notes.txt': runaway } });
+    await expect(memory.search('(?=(a+)+$)', { timeoutMs: 1200 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringContaining('deadline of 1200 ms'),
+    });
+  });
+
+  it("keeps within the environment's own searchTimeoutMs when the caller has more time", async () => {
+    const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 1200 });
+    await expect(environment.search('(a+)+$', { timeoutMs: 600_000 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringContaining('deadline of 1200 ms'),
+    });
+  });
+});
+
 describe('the search thread', () => {
   // Tests run this package from src/ (through tsx inside the thread); users run dist/. The build
   // runs before the tests (turbo), so the built thread is checked here from a plain Node process.
