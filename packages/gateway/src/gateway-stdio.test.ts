@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { callerTimeKey } from '@toolgate/mcp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayGatewayLedger } from './replay.js';
 import {
@@ -128,6 +129,18 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     );
     expect(result.isError).toBeFalsy();
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('ends a call by the time its client says it waits (callerTimeKey in its _meta), within its own budget', async () => {
+    const result = await client.callTool({
+      name: 'ev__trigger-long-running-operation',
+      arguments: { duration: 60, steps: 2 },
+      _meta: { [callerTimeKey]: 1500 },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^TIMEOUT: tool "ev__trigger-long-running-operation" did not finish within 1\d{3} ms/,
+    );
   });
 
   it('withholds an upstream tool whose description changed until it is approved, then serves it', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
-import { errorResult, progressNotifier } from '@toolgate/mcp-server';
+import { callerDeadline, errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
@@ -40,6 +40,9 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     const options: CallOptions = { signal: extra.signal };
     const token = request.params._meta?.progressToken;
     if (token !== undefined) options.onProgress = progressNotifier(token, extra.sendNotification);
+    // a toolgate client says how long it waits: the call (and its upstream call) ends by then
+    const deadline = callerDeadline(request.params._meta);
+    if (deadline !== undefined) options.deadline = deadline;
     try {
       const result = await gateway.callTool(
         client,

@@ -4,6 +4,7 @@ import { drawOmen, oracleTool } from '@toolgate/builtins';
 import { defineTool, ToolRegistry } from '@toolgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { callerTimeKey } from './caller-time.js';
 import { createMcpServer, type McpServerOptions } from './create-server.js';
 import { type HttpEndpoint, serveHttp } from './serve-http.js';
 
@@ -26,6 +27,16 @@ const list = defineTool({
   description: 'Returns an array.',
   input: z.object({ size: z.number().describe('How many.') }),
   run: ({ size }) => Array.from({ length: size }, (_, index) => index),
+});
+
+const clock = defineTool({
+  name: 'clock',
+  description: 'Says how long its call has left.',
+  input: z.object({}),
+  run: (_parameters, context) => ({
+    finite: Number.isFinite(context.deadline),
+    leftMs: Number.isFinite(context.deadline) ? context.deadline - Date.now() : null,
+  }),
 });
 
 describe('createMcpServer (served over real streamable HTTP)', () => {
@@ -105,6 +116,19 @@ describe('createMcpServer (served over real streamable HTTP)', () => {
     const result = await mcp.callTool({ name: 'list', arguments: { size: 1000 } });
     expect(result.structuredContent).toMatchObject({ truncated: true });
     expect((result.structuredContent as { text: string }).text).toContain('[… truncated:');
+  });
+
+  it("ends a call by the time its client says it waits (callerTimeKey in _meta), and without it by the tool's own", async () => {
+    const mcp = await client({ tools: ['clock'] }, new ToolRegistry().register(clock));
+    const told = await mcp.callTool({ name: 'clock', arguments: {}, _meta: { [callerTimeKey]: 180_000 } });
+    const { finite, leftMs } = told.structuredContent as { finite: boolean; leftMs: number };
+    expect(finite).toBe(true);
+    expect(leftMs).toBeGreaterThan(0);
+    expect(leftMs).toBeLessThanOrEqual(180_000);
+    const untold = await mcp.callTool({ name: 'clock', arguments: {} });
+    expect(untold.structuredContent).toEqual({ finite: false, leftMs: null });
+    const junk = await mcp.callTool({ name: 'clock', arguments: {}, _meta: { [callerTimeKey]: 'soon' } });
+    expect(junk.structuredContent).toEqual({ finite: false, leftMs: null });
   });
 
   it('pages tools/list', async () => {

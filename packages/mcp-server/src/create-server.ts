@@ -15,6 +15,7 @@ import {
   ToolgateError,
   type ToolRegistry,
 } from '@toolgate/core';
+import { callerDeadline } from './caller-time.js';
 import { callExposed, toMcpTool } from './expose.js';
 import { exposedGrant } from './exposed-grant.js';
 import { packageVersion } from './package-version.js';
@@ -90,6 +91,8 @@ export function createMcpServer(source: ToolRegistry | ToolGate, options: McpSer
       parameters: request.params.arguments,
       options: {
         signal: extra.signal,
+        // the time the client waits (a toolgate client says so): the call ends by then
+        deadline: callerDeadline(request.params._meta),
         ...progressTo(request.params._meta?.progressToken, extra.sendNotification),
       },
     }),

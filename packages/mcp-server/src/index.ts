@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { callerDeadline, callerTimeKey } from './caller-time.js';
 export { createMcpServer, exposedTools, exposingGate, type McpServerOptions } from './create-server.js';
 export {
   callExposed,

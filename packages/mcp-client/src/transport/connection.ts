@@ -9,7 +9,7 @@ import { ToolgateError } from '@toolgate/core';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
 import { packageVersion } from '../package-version.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
-import { deadlineGraceMs, defaultCallTimeoutMs, defaultTimeoutMs } from '../timeouts.js';
+import { callerTimeMeta, deadlineGraceMs, defaultCallTimeoutMs, defaultTimeoutMs } from '../timeouts.js';
 import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { RefreshScheduler } from '../tools/refresh-scheduler.js';
 import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
@@ -128,7 +128,8 @@ export class McpConnection {
     const { signal, onProgress } = options;
     const timeout = this.#callTimeoutMs(options.deadline);
     try {
-      const result = await session.client.callTool({ name, arguments: parameters }, undefined, {
+      const request = { name, arguments: parameters, ...callerTimeMeta(options.deadline) };
+      const result = await session.client.callTool(request, undefined, {
         timeout,
         ...(signal ? { signal } : {}),
         ...(onProgress ? { onprogress: onProgress } : {}),
