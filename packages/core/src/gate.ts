@@ -24,7 +24,7 @@ import {
   recordDecided,
   recordReturned,
 } from './pipeline/record.js';
-import type { Recording } from './pipeline/recording.js';
+import type { RecordedDecision, Recording } from './pipeline/recording.js';
 import { subjectOf } from './pipeline/subject.js';
 import { allowAll, type Policy, type PolicyRequest, type PolicySubject } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
@@ -144,12 +144,13 @@ export class ToolGate {
 
     let assessed: Assessed;
     let decided: Decided;
+    let replayed: RecordedDecision | undefined;
     try {
       const pending = this.#assess(grant, run.tool, run.parameters);
       assessed = pending instanceof Promise ? await pending : pending;
-      const recording = this.#recording;
-      const deciding = recording
-        ? decidedOf(recording.decision({ callId: call.callId, request: assessed.request }))
+      replayed = this.#recording?.decision({ callId: call.callId, request: assessed.request });
+      const deciding = replayed
+        ? decidedOf(replayed)
         : decide({
             policy: this.policy,
             request: assessed.request,
@@ -161,11 +162,13 @@ export class ToolGate {
     } catch (error) {
       return this.#finish({ call, started, outcome: { error } });
     }
-    const recorded = recordDecided(call, decided);
+    // a replay words its record and its refusal as the run did (see RecordedDecision)
+    const recorded = recordDecided(call, decided, replayed?.reason);
     if (recorded instanceof Promise) await recorded;
     if (!decided.allowed) {
       const reason = decisionSentence(decided.verdict, decided.answer);
-      return this.#finish({ call, started, outcome: { error: denied(call.agent, call.tool, reason) } });
+      const error = replayed?.refusal ?? denied(call.agent, call.tool, reason);
+      return this.#finish({ call, started, outcome: { error } });
     }
 
     let outcome: Outcome;

@@ -39,7 +39,7 @@ export {
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { defaultLimits } from './pipeline/cap.js';
 export type { AnswerSource } from './pipeline/decide.js';
-export type { Recording, RecordingQuery } from './pipeline/recording.js';
+export type { RecordedDecision, Recording, RecordingQuery } from './pipeline/recording.js';
 export { plainSchema } from './plain-schema.js';
 export type { Decision } from './policy.js';
 export { policyDocumentSchema } from './policy-document.js';

@@ -32,7 +32,7 @@ export function recordCalled(call: RecordedCall, parameters: unknown): void | Pr
 }
 
 /** The record station's second record: policy's verdict and the answer to an `ask`, as data. */
-export function recordDecided(call: RecordedCall, decided: Decided): void | Promise<void> {
+export function recordDecided(call: RecordedCall, decided: Decided, sentence?: string): void | Promise<void> {
   if (call.recorder === noopRecorder) return;
   const { verdict, answer } = decided;
   const record: PolicyDecidedRecord = {
@@ -42,7 +42,7 @@ export function recordDecided(call: RecordedCall, decided: Decided): void | Prom
     decision: decided.allowed ? 'allow' : 'deny',
     verdict,
     ...(answer === undefined ? {} : { answer }),
-    reason: decisionSentence(verdict, answer),
+    reason: sentence ?? decisionSentence(verdict, answer),
   };
   return call.recorder.policyDecided(record);
 }

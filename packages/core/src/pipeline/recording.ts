@@ -1,3 +1,4 @@
+import type { ToolgateError } from '../errors.js';
 import type { PolicyRequest } from '../policy.js';
 import type { Decided } from './decide.js';
 
@@ -9,6 +10,18 @@ export interface RecordingQuery {
 }
 
 /**
+ * A decision as a {@link Recording} supplies it: the verdict and answer (data, what the replay acts
+ * on) and, when recorded, the words the run gave people and the model — never read for meaning, only
+ * handed on, so a replay says what the run said even after core words its sentences otherwise.
+ */
+export interface RecordedDecision extends Pick<Decided, 'verdict' | 'answer'> {
+  /** The recorded `policy.decided` sentence: the replay's record carries it as it was. */
+  reason?: string;
+  /** The error the recorded call was refused with: the replay refuses with it, to the letter. */
+  refusal?: ToolgateError;
+}
+
+/**
  * The gate's one replay seam: a recorded run supplying what the live run's stations produced, so a
  * replay needs neither the policy, nor an approver, nor the tools. With a recording, the decide
  * station takes the recorded verdict and answer, the dispatch station the recorded output (outputs
@@ -16,8 +29,8 @@ export interface RecordingQuery {
  * the recorded duration. The ledger's `ReplaySession` is one.
  */
 export interface Recording {
-  /** The verdict and answer recorded for this call (whether it ran follows from them). */
-  decision(query: RecordingQuery): Pick<Decided, 'verdict' | 'answer'>;
+  /** The verdict and answer recorded for this call (whether it ran follows from them), and its words. */
+  decision(query: RecordingQuery): RecordedDecision;
   /**
    * The recorded output of this call — JSON, or a `toolResult(…)` — or its recorded failure, thrown
    * (rejected) as the ToolgateError it was.

@@ -1,4 +1,4 @@
-import { ToolGate } from '@toolgate/core';
+import { ToolGate, type ToolResult } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from '../chain/clock.js';
 import type { LedgerEvent } from '../chain/event.js';
@@ -84,5 +84,55 @@ describe('decisions recorded as data', () => {
       { from: 'approver', approved: true, reason: 'glass is cheap' },
       { from: 'approver', approved: false },
     ]);
+  });
+
+  it("replays a ledger whose sentences an older core worded differently, to the letter (a refusal's message too)", async () => {
+    const store = new MemoryStore({ clock: steppingClock() });
+    const recorder = new LedgerRecorder(store, { runId: 'grove' });
+    const gate = new ToolGate(scenarioRegistry(), {
+      recorder,
+      policy: scenarioPolicy,
+      approver: scenarioApprover,
+      callIds: counter(),
+    });
+    await runScenario(gate, recorder);
+    // as if another wording of core had written it: each decision's sentence and every message
+    // that carries it (a refusal says why) read otherwise; no verdict or answer changes
+    const recorded = await readAll(store.read());
+    const sentences = new Map<string, string>();
+    for (const event of recorded) {
+      if (event.kind !== 'policy.decided') continue;
+      const { callId, reason } = event.payload as { callId: string; reason: string };
+      sentences.set(callId, reason);
+    }
+    const older = recorded.map((event) => {
+      const payload = event.payload as { callId?: string; reason?: string; error?: { message: string } };
+      const sentence = payload.callId === undefined ? undefined : sentences.get(payload.callId);
+      if (sentence === undefined) return event;
+      if (event.kind === 'policy.decided')
+        return { ...event, payload: { ...payload, reason: `older: ${sentence}` } };
+      if (event.kind === 'tool.returned' && payload.error?.message.includes(sentence)) {
+        const message = payload.error.message.replace(sentence, `older: ${sentence}`);
+        return { ...event, payload: { ...payload, error: { ...payload.error, message } } };
+      }
+      return event;
+    }) as LedgerEvent[];
+    const refusals = older.filter(
+      (event) => event.kind === 'tool.returned' && JSON.stringify(event.payload).includes('older: '),
+    );
+    expect(refusals.length).toBeGreaterThan(0);
+    const { replay, results, decided } = await replayed(older, 'grove', false);
+    expect(replay.divergences).toEqual([]);
+    // the replay hands back what the run handed back then, in that run's words
+    for (const refusal of refusals) {
+      const { callId, error } = refusal.payload as { callId: string; error: { message: string } };
+      const answered = (results as ToolResult[]).find((result) => result.callId === callId);
+      expect(answered).toMatchObject({ isError: true, error });
+    }
+    expect(decided.map((event) => (event.payload as { reason: string }).reason)).toEqual(
+      older
+        .filter((event) => event.kind === 'policy.decided')
+        .map((event) => (event.payload as { reason: string }).reason),
+    );
   });
 });

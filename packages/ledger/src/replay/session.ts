@@ -11,6 +11,7 @@ import { ToolgateError } from '@toolgate/core';
 import type {
   Recording as GateRecording,
   PolicyDecidedRecord,
+  RecordedDecision,
   RecordingQuery,
   ToolCalledRecord,
   ToolChangedRecord,
@@ -19,7 +20,7 @@ import type {
 import type { LedgerEvent } from '../chain/event.js';
 import { decisionDifference, returnDifference } from './compare.js';
 import { ReplayProgress } from './progress.js';
-import { type RecordedDecision as RecordedDecisionData, recordedDecision } from './recorded-decision.js';
+import { recordedDecision } from './recorded-decision.js';
 import { recordedDuration, recordedError, recordedResult } from './recorded-result.js';
 import {
   callKey,
@@ -115,7 +116,7 @@ export class ReplaySession implements ToolResolver, GateRecording {
    * The verdict and answer recorded for a call (for a pre-flight check, of the next recorded call
    * of that key); a call with no recorded decision is allowed, saying so.
    */
-  decision(query: RecordingQuery): Pick<RecordedDecisionData, 'verdict' | 'answer'> {
+  decision(query: RecordingQuery): RecordedDecision {
     const { request } = query;
     const pending = query.callId === undefined ? undefined : this.#pendingOf(query.callId);
     const recorded = pending ? pending.recorded : this.#find(request.tool, request.agent, request.parameters);
@@ -123,7 +124,13 @@ export class ReplaySession implements ToolResolver, GateRecording {
     if (!payload)
       return { verdict: { decision: 'allow', reason: 'replayed call with no recorded decision' } };
     const { verdict, answer } = recordedDecision(payload);
-    return answer === undefined ? { verdict } : { verdict, answer };
+    const decided: RecordedDecision = answer === undefined ? { verdict } : { verdict, answer };
+    // the run's own words, handed on (never read): its sentence, and the refusal the caller got
+    if (typeof payload.reason === 'string') decided.reason = payload.reason;
+    const refused = verdict.decision === 'deny' || (verdict.decision === 'ask' && answer?.approved !== true);
+    const refusal = refused && recorded ? recordedError(recorded) : undefined;
+    if (refusal) decided.refusal = refusal;
+    return decided;
   }
 
   /** What the call returned in the recording; its failure thrown as it was. */
