@@ -28,7 +28,7 @@ async function patient(gateTimeoutMs: number) {
 }
 
 describe("the caller's deadline over MCP", () => {
-  it("lets a call longer than the connection's default finish within the caller's budget (a 120 s shell call under a 180 s budget, scaled down)", async () => {
+  it("lets a call longer than the connection's default finish within the caller's budget", async () => {
     // 200 steps of at least 5 ms: a call well past the 300 ms default
     const agent = await patient(120_000);
     const result = await agent.callTool('count', { steps: 200 });

@@ -23,8 +23,13 @@ async function main(): Promise<void> {
     return;
   }
   const registry = await registryFor(options.tools, { root: options.root, sandbox: options.sandbox });
-  // one gate for the process: every call of every connection (or stateless request) runs through it
-  const gate = exposingGate(registry);
+  // one gate for the process: every call of every connection (or stateless request) runs through it.
+  // Outputs pass through whole (the built-in tools' field limits bound each one): the caller's own
+  // gate caps them, once, at its limits — a cap here would cut below a caller that allows more.
+  const gate = exposingGate(registry, {
+    outputChars: Number.POSITIVE_INFINITY,
+    contentBytes: Number.POSITIVE_INFINITY,
+  });
   const create = () => createMcpServer(gate, { tools: options.tools });
   if (options.transport === 'stdio') {
     const { serveStdio } = await import('./serve-stdio.js');
