@@ -27,16 +27,13 @@ export interface Grant {
 export function exactGrant(agent: string, tools: readonly string[]): Grant {
   const names = new Set(tools);
   const granted = Object.freeze([...names]);
-  return {
+  const grant: Grant = {
     agent,
     granted,
     allows: (tool) => names.has(tool),
-    narrow: (subset, name) =>
-      exactGrant(
-        name,
-        narrowed(granted, (tool) => names.has(tool), subset, agent, name),
-      ),
+    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name)),
   };
+  return grant;
 }
 
 /**
@@ -48,12 +45,13 @@ export function patternGrant(agent: string, patterns: readonly string[]): Grant 
   const tests = patterns.map((pattern) => picomatch(pattern, { nobrace: true, noextglob: true }));
   const allows = (tool: string) => tests.some((test) => test(tool));
   const granted = Object.freeze([...patterns]);
-  return {
+  const grant: Grant = {
     agent,
     granted,
     allows,
-    narrow: (subset, name) => exactGrant(name, narrowed(granted, allows, subset, agent, name)),
+    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name)),
   };
+  return grant;
 }
 
 /**
@@ -66,17 +64,13 @@ export function checkGrant(grant: Grant, tool: unknown): string {
   throw grant.refusal?.(name) ?? new CapabilityViolation(grant.agent, name, grant.granted);
 }
 
-function narrowed(
-  granted: readonly string[],
-  allows: (tool: string) => boolean,
-  subset: readonly string[],
-  parent: string,
-  child: string,
-): string[] {
+/** The tools of a grant derived from `parent` for `child`: `subset`, refused where it widens. */
+function narrowed(parent: Grant, subset: readonly string[], child: string): string[] {
+  const { granted, allows } = parent;
   if (!Array.isArray(subset) || subset.some((tool) => typeof tool !== 'string')) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      `cannot derive agent "${child}" from agent "${parent}": tools must be an array of tool names`,
+      `cannot derive agent "${child}" from agent "${parent.agent}": tools must be an array of tool names`,
     );
   }
   const wider = subset.filter((tool) => !allows(tool));
@@ -84,7 +78,7 @@ function narrowed(
     const shown = granted.length === 0 ? 'none' : granted.map((tool) => `"${tool}"`).join(', ');
     throw new ToolgateError(
       'CAPABILITY_VIOLATION',
-      `agent "${parent}" cannot give derived agent "${child}" tools it is not granted: ` +
+      `agent "${parent.agent}" cannot give derived agent "${child}" tools it is not granted: ` +
         `${[...new Set(wider)].map((tool) => JSON.stringify(tool)).join(', ')} (granted: ${shown}); ` +
         "a derived agent can only narrow its parent's grant",
     );
