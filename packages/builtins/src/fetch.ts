@@ -2,6 +2,7 @@ import { defineTool, type PolicySubject, type ToolContext, ToolgateError } from 
 import type { Environment, RedirectHop } from '@toolgate/environment';
 import { z } from 'zod';
 import { capField, defaultFieldLimits, type FieldLimits } from './caps.js';
+import { untilDeadline } from './time-left.js';
 
 /**
  * The host policy matches for a URL: WHATWG-parsed (so `2130706433` is `127.0.0.1`), lower-cased,
@@ -72,6 +73,8 @@ export function fetchTool(
       const response = await environment.fetch({
         url,
         beforeRedirect: judgeRedirect(context),
+        // ends by the caller's deadline (a fetch has no signal), never above the environment's cap
+        ...untilDeadline(context.deadline),
         ...(method === undefined ? {} : { method }),
         ...(headers === undefined ? {} : { headers }),
         ...(body === undefined ? {} : { body }),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
 import { policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject } from './path-subject.js';
-import { timeBeforeDeadline } from './time-left.js';
+import { untilDeadline } from './time-left.js';
 
 /**
  * `search_files { pattern, glob? }` → `{ matches: ['path:line: text'], totalMatches, truncated?,
@@ -37,7 +37,7 @@ export function searchFilesTool(
         maxMatches: caps.maxMatches,
         maxLineChars: caps.maxLineChars,
         withhold: policyWithholds(context),
-        ...searchTime(context.deadline),
+        ...untilDeadline(context.deadline),
       });
       const lines = result.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
       const { kept, truncated } = capList(lines, caps.maxMatches, 'matches', result.totalMatches);
@@ -49,14 +49,4 @@ export function searchFilesTool(
       };
     },
   });
-}
-
-/**
- * The search's time: until a moment before its call's deadline, so its TIMEOUT (naming the pattern)
- * reaches the caller; with less left, until the deadline itself (a search has no signal to stop it,
- * so it never outlives its call). No deadline: the environment's own.
- */
-function searchTime(deadline: number): { timeoutMs?: number } {
-  if (!Number.isFinite(deadline)) return {};
-  return { timeoutMs: timeBeforeDeadline(deadline) ?? Math.max(1, Math.ceil(deadline - Date.now())) };
 }

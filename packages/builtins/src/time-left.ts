@@ -13,3 +13,14 @@ export function timeBeforeDeadline(deadline: number): number | undefined {
   const left = Math.floor(deadline - Date.now()) - deadlineMarginMs;
   return Number.isFinite(left) && left > 0 ? left : undefined;
 }
+
+/**
+ * The time of work that has no signal to stop it (a search, a fetch), as `{ timeoutMs }`: until a
+ * moment before its call's deadline, so the work's own TIMEOUT (naming what it was doing) reaches
+ * the caller; with less left, until the deadline itself, so it never outlives its call. Empty for a
+ * call with no deadline (the environment's own time applies).
+ */
+export function untilDeadline(deadline: number): { timeoutMs?: number } {
+  if (!Number.isFinite(deadline)) return {};
+  return { timeoutMs: timeBeforeDeadline(deadline) ?? Math.max(1, Math.ceil(deadline - Date.now())) };
+}

@@ -1,4 +1,6 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExecOptions, LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
@@ -91,5 +93,33 @@ describe("search_files under its caller's deadline", () => {
     });
     const stoppedAt = Number(/deadline of (\d+) ms/.exec(result.isError ? result.error.message : '')?.[1]);
     expect(stoppedAt).toBeLessThanOrEqual(4000 - deadlineMarginMs);
+  });
+});
+
+describe("fetch under its caller's deadline", () => {
+  // a server that takes every request and never answers it
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("gives up the request itself a moment before the caller's deadline (not the environment's 30 s), naming the URL", async () => {
+    const environment = new LocalEnvironment({ root: tmpdir(), allowHosts: [`127.0.0.1:${port}`] });
+    const agent = builtinAgent(environment);
+    const url = `http://127.0.0.1:${port}/slow`;
+    const result = await agent.callTool('fetch', { url }, { timeoutMs: 3000 });
+    expect(result).toMatchObject({
+      isError: true,
+      error: { code: 'TIMEOUT', message: expect.stringContaining(`fetching ${url} took longer than`) },
+    });
+    const gaveUpAt = Number(/longer than (\d+) ms/.exec(result.isError ? result.error.message : '')?.[1]);
+    expect(gaveUpAt).toBeLessThanOrEqual(3000 - deadlineMarginMs);
   });
 });
