@@ -16,7 +16,7 @@ export const deadlineGraceMs = 1000;
  * left to the caller's deadline (`@toolgate/mcp-server`'s `callerTimeKey`; toolgate-mcp ends the
  * call by then, so a command is stopped while its output can still reach the caller).
  */
-export const callerTimeKey = 'io.github.toolgate/timeoutMs';
+const callerTimeKey = 'io.github.toolgate/timeoutMs';
 
 /** The `_meta` of a call with the caller's time left, or none for a call with no deadline. */
 export function callerTimeMeta(deadline: number | undefined): { _meta?: Record<string, number> } {
