@@ -30,6 +30,9 @@ export {
   sendBodyError,
   sendJsonRpcError,
 } from './http-listen.js';
+export type { ModernServerOptions } from './modern/create-server.js';
+export type { ModernHttpHandler } from './modern/http-handler.js';
+export { modernHandler } from './modern/modern-handler.js';
 export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';
 export { type RegistryOptions, registryFor, workspaceToolNames } from './registry-for.js';
