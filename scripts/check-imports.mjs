@@ -100,6 +100,8 @@ const allowed = {
     '@toolgate/mcp-client',
     '@toolgate/mcp-server',
     '@modelcontextprotocol/sdk',
+    // the SDK's 2.x line, for the 2026-07-28 era (src/modern/)
+    '@modelcontextprotocol/server',
   ],
 };
 

@@ -31,7 +31,11 @@ export {
   sendJsonRpcError,
 } from './http-listen.js';
 export type { ModernServerOptions } from './modern/create-server.js';
-export type { ModernHttpHandler } from './modern/http-handler.js';
+export {
+  type ModernHttpHandler,
+  type ModernServerFactory,
+  modernHttpHandler,
+} from './modern/http-handler.js';
 export { modernHandler } from './modern/modern-handler.js';
 export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';

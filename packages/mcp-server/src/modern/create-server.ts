@@ -36,7 +36,7 @@ export const toolListTtlMs = 60_000;
  * see, never to be shared through a public cache).
  *
  * @example
- * const modern = modernHttpHandler(() => createModernMcpServer(gate, { tools: ['oracle'] }));
+ * const modern = await modernHttpHandler(() => createModernMcpServer(gate, { tools: ['oracle'] }));
  */
 export function createModernMcpServer(gate: ToolGate, options: ModernServerOptions): Server {
   const tools: Tool[] = exposedTools(gate.registry, options.tools);

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+
+/** Makes the server of one modern request; `authInfo` is what the endpoint's guard said of its caller. */
+export type ModernServerFactory = (authInfo: AuthInfo | undefined) => Server | Promise<Server>;
 
 /** The 2026-07-28 side of an HTTP endpoint: which requests are its, and how it answers them. */
 export interface ModernHttpHandler {
@@ -9,8 +12,16 @@ export interface ModernHttpHandler {
    * and every other 2025-era message is not.
    */
   isModern(request: IncomingMessage, body: unknown): Promise<boolean>;
-  /** Answers one modern request (its body already read and parsed) on `response`. */
-  serve(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  /**
+   * Answers one modern request (its body already read and parsed) on `response`; `authInfo`
+   * (who the guard found the caller to be) reaches the factory and each handler's `ctx.http`.
+   */
+  serve(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    authInfo?: AuthInfo,
+  ): Promise<void>;
   /** Ends the requests in flight. */
   close(): Promise<void>;
 }
@@ -21,20 +32,25 @@ export interface ModernHttpHandler {
  * run. The SDK checks what the revision requires of a request — the `_meta` envelope, the
  * `Mcp-Method` / `Mcp-Name` headers against the body (`HeaderMismatch`), a revision it serves — and
  * answers `server/discover`. `factory` makes a fresh server for each request: nothing is kept
- * between requests, so a second instance behind a round-robin answers the same.
+ * between requests, so a second instance behind a round-robin answers the same. The SDK's 2.x
+ * server is loaded when this is first called, not before.
  *
  * @example
- * const modern = modernHttpHandler(() => createModernMcpServer(gate, { tools: ['oracle'] }));
+ * const modern = await modernHttpHandler(() => createModernMcpServer(gate, { tools: ['oracle'] }));
  * if (await modern.isModern(request, body)) return modern.serve(request, response, body);
  */
-export function modernHttpHandler(factory: () => Server): ModernHttpHandler {
-  const handler = createMcpHandler(() => factory(), { legacy: 'reject' });
+export async function modernHttpHandler(factory: ModernServerFactory): Promise<ModernHttpHandler> {
+  const { createMcpHandler, isLegacyRequest } = await import('@modelcontextprotocol/server');
+  const handler = createMcpHandler((context) => factory(context.authInfo), { legacy: 'reject' });
   return {
     isModern: async (request, body) => !(await isLegacyRequest(webRequest(request), body)),
-    async serve(request, response, body) {
+    async serve(request, response, body, authInfo) {
       const aborted = new AbortController();
       response.on('close', () => aborted.abort());
-      const answer = await handler.fetch(webRequest(request, aborted.signal), { parsedBody: body });
+      const answer = await handler.fetch(webRequest(request, aborted.signal), {
+        parsedBody: body,
+        ...(authInfo === undefined ? {} : { authInfo }),
+      });
       response.writeHead(answer.status, Object.fromEntries(answer.headers));
       if (answer.body !== null) {
         for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {

@@ -17,7 +17,8 @@ export async function modernHandler(
   gate: ToolGate,
   options: ModernServerOptions,
 ): Promise<ModernHttpHandler> {
-  const { createModernMcpServer, modernHttpHandler } = await import('./index.js');
+  const { createModernMcpServer } = await import('./create-server.js');
+  const { modernHttpHandler } = await import('./http-handler.js');
   // Checked now, not at the first request: an unknown tool name fails here.
   createModernMcpServer(gate, options);
   return modernHttpHandler(() => createModernMcpServer(gate, options));
