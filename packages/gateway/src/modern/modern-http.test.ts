@@ -178,7 +178,7 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     }
   });
 
-  it('refuses a forged requestState, and a genuine one sent with other arguments', async () => {
+  it('refuses a forged requestState, a genuine one sent with other arguments, and one sent by another client', async () => {
     const approve = { [approvalKey]: { action: 'accept', content: { approve: true } } };
     const forged = await toolsCall(first.endpoint.url, tokens.desktop, {
       name: 'ev__echo',
@@ -208,6 +208,16 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     const result = swapped.result as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('issued for another call');
+    // a state minted for the desktop client is no answer from the agent client (bound to the token)
+    const stolen = await resultOf(
+      await toolsCall(first.endpoint.url, tokens.agent, {
+        name: 'ev__echo',
+        arguments: { message: 'this one' },
+        inputResponses: approve,
+        requestState: asked.requestState,
+      }),
+    );
+    expect(stolen.error, JSON.stringify(stolen)).toMatchObject({ code: -32602 });
     // neither refused retry reached the upstream: no call of echo with their arguments was approved
     const approved = decisions(first.ledger, 'ev__echo').filter(
       (decision) => decision.answer?.approved === true,
