@@ -6,6 +6,10 @@ import { ToolgateError } from '@toolgate/core';
 export interface ApprovalState {
   /** SHA-256 of the tool name and the arguments' JSON, as the client sent them. */
   call: string;
+  /** A random id, so that one state is answered once (see `AnsweredStates`). */
+  nonce: string;
+  /** When the state stops being valid, in ms since the epoch (the codec's expiry, for `AnsweredStates`). */
+  expiresAt: number;
 }
 
 /** The environment variable holding the key that signs `requestState` (shared by every instance). */

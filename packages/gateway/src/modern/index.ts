@@ -1,6 +1,7 @@
 import type { ModernHttpHandler } from '@toolgate/mcp-server';
 import { modernHttpHandler } from '@toolgate/mcp-server';
 import type { Gateway } from '../gateway.js';
+import { AnsweredStates } from './answered-states.js';
 import { approvalCodec } from './approval-state.js';
 import { createModernGatewayServer } from './modern-server.js';
 
@@ -18,9 +19,10 @@ export async function gatewayModernHandler(
 ): Promise<ModernHttpHandler> {
   const sdk = await import('@modelcontextprotocol/server');
   const codec = await approvalCodec(env);
+  const answered = new AnsweredStates();
   return modernHttpHandler((authInfo) => {
     const client = authInfo?.clientId;
     if (client === undefined) throw new Error('the gateway names the client of every modern request');
-    return createModernGatewayServer({ gateway, client, codec, sdk });
+    return createModernGatewayServer({ gateway, client, codec, answered, sdk });
   });
 }

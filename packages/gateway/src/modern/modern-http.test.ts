@@ -208,6 +208,25 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     const result = swapped.result as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('issued for another call');
+    // the genuine state answered for its own call runs it once; sent again, it is refused
+    const once = await resultOf(
+      await toolsCall(first.endpoint.url, tokens.desktop, {
+        name: 'ev__echo',
+        arguments: { message: 'this one' },
+        inputResponses: approve,
+        requestState: asked.requestState,
+      }),
+    );
+    expect(JSON.stringify(once.result)).toContain('this one');
+    const again = await resultOf(
+      await toolsCall(first.endpoint.url, tokens.desktop, {
+        name: 'ev__echo',
+        arguments: { message: 'this one' },
+        inputResponses: approve,
+        requestState: asked.requestState,
+      }),
+    );
+    expect(JSON.stringify(again.result)).toContain('was answered already');
     // a state minted for the desktop client is no answer from the agent client (bound to the token)
     const stolen = await resultOf(
       await toolsCall(first.endpoint.url, tokens.agent, {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RequestStateCodec, ServerContext, Server as ServerType } from '@modelcontextprotocol/server';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
@@ -5,7 +6,8 @@ import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from '../gateway.js';
 import { packageVersion } from '../package-version.js';
 import { toCallToolResult } from '../result.js';
-import { type ApprovalState, callDigest } from './approval-state.js';
+import type { AnsweredStates } from './answered-states.js';
+import { type ApprovalState, approvalStateTtlSeconds, callDigest } from './approval-state.js';
 
 /** An answer given outside the gate: here, the client's, carried by its retry. */
 type ExternalDecision = NonNullable<CallOptions['decision']>;
@@ -19,6 +21,8 @@ export interface ModernGatewayServerOptions {
   /** The client the bearer token named. */
   client: string;
   codec: RequestStateCodec<ApprovalState>;
+  /** The states this process has taken an answer from. */
+  answered: AnsweredStates;
   /** The SDK's 2.x module (loaded once by the caller). */
   sdk: typeof import('@modelcontextprotocol/server');
 }
@@ -32,7 +36,7 @@ export interface ModernGatewayServerOptions {
  * the caller's decision (`answer.from: caller`). The first round is recorded too: asked, not run.
  */
 export function createModernGatewayServer(options: ModernGatewayServerOptions): ServerType {
-  const { gateway, client, codec, sdk } = options;
+  const { gateway, client, codec, answered, sdk } = options;
   const server = new sdk.Server(
     { name: 'toolgate-gateway', version: packageVersion },
     { capabilities: { tools: { listChanged: false } }, requestState: { verify: codec.verify } },
@@ -61,6 +65,15 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
         ),
       ) as never;
     }
+    if (state !== undefined && !answered.claim(state.nonce, state.expiresAt)) {
+      return errorResult(
+        new ToolgateError(
+          'PERMISSION_DENIED',
+          `the requestState sent with this call of "${name}" was answered already; an answer approves one ` +
+            'call: call the tool again without it and answer the approval it asks for',
+        ),
+      ) as never;
+    }
     let asked: ApprovalRequest | undefined;
     // the capabilities the client declared on this request (the validated `_meta` envelope)
     const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -81,7 +94,14 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
       if (asked !== undefined && canElicit && state === undefined) {
         return sdk.inputRequired({
           inputRequests: { [approvalKey]: sdk.inputRequired.elicit(approvalElicitation(asked)) },
-          requestState: await codec.mint({ call: callDigest(name, parameters) }, context),
+          requestState: await codec.mint(
+            {
+              call: callDigest(name, parameters),
+              nonce: randomUUID(),
+              expiresAt: Date.now() + approvalStateTtlSeconds * 1000,
+            },
+            context,
+          ),
         }) as never;
       }
       return toCallToolResult(result) as never;

@@ -7,7 +7,7 @@ import { exposedGrant } from '../exposed-grant.js';
 import { packageVersion } from '../package-version.js';
 import { progressNotifier } from '../progress-notifier.js';
 
-/** What {@link createModernMcpServer} takes: the tools served, as for `createMcpServer`. */
+/** What `modernHandler` takes: the tools served, as for `createMcpServer`. */
 export interface ModernServerOptions {
   /** The registry tools to expose, by name: these and only these. */
   tools: readonly string[];
