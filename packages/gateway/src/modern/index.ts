@@ -5,8 +5,6 @@ import { AnsweredStates } from './answered-states.js';
 import { approvalCodec } from './approval-state.js';
 import { createModernGatewayServer } from './modern-server.js';
 
-export { approvalStateTtlSeconds, stateKeyVariable } from './approval-state.js';
-
 /**
  * The gateway's 2026-07-28 side: each request a fresh 2.x server for the client its token named
  * (given as `authInfo.clientId`), nothing kept between requests; `ask` by multi-round trip with a

@@ -1,2 +1,9 @@
-export { createModernMcpServer, type ModernServerOptions, toolListTtlMs } from './create-server.js';
-export { type ModernHttpHandler, modernHttpHandler } from './http-handler.js';
+/**
+ * The MCP 2026-07-28 era: what loads the SDK's 2.x server only when called (the 2.x server itself is
+ * in `create-server.ts`, imported by `modernHandler` when it runs).
+ *
+ * @module
+ */
+export type { ModernServerOptions } from './create-server.js';
+export { type ModernHttpHandler, type ModernServerFactory, modernHttpHandler } from './http-handler.js';
+export { modernHandler } from './modern-handler.js';
