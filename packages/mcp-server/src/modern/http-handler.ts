@@ -51,7 +51,15 @@ export async function modernHttpHandler(factory: ModernServerFactory): Promise<M
         parsedBody: body,
         ...(authInfo === undefined ? {} : { authInfo }),
       });
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      const headers = Object.fromEntries(answer.headers);
+      if (!(answer.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        // A JSON answer goes whole, with its length, as the 2025-era transport sends it.
+        const bytes = Buffer.from(await answer.arrayBuffer());
+        response.writeHead(answer.status, { ...headers, 'content-length': String(bytes.length) });
+        response.end(bytes);
+        return;
+      }
+      response.writeHead(answer.status, headers);
       if (answer.body !== null) {
         for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
           if (response.destroyed) break;
