@@ -62,6 +62,13 @@ function printCoreGraph() {
 }
 
 /** What each package's source may import, beyond third-party libraries. Tests may also import devDependencies. */
+// Tests may also import the SDK's packages their package declares as devDependencies (a 2.x client
+// against a server, a 1.x client against the modern era), which pnpm's strict layout enforces.
+const testOnly = {
+  'mcp-server': ['@modelcontextprotocol/client'],
+  gateway: ['@modelcontextprotocol/client'],
+};
+
 const allowed = {
   core: [],
   environment: ['@toolgate/core'],
@@ -80,6 +87,8 @@ const allowed = {
     '@toolgate/environment',
     '@toolgate/builtins',
     '@modelcontextprotocol/sdk',
+    // the SDK's 2.x line, for the 2026-07-28 era (src/modern/)
+    '@modelcontextprotocol/server',
   ],
   // an adapter: core and its framework (a peer), nothing else of ours
   'ai-sdk': ['@toolgate/core'],
@@ -91,6 +100,8 @@ const allowed = {
     '@toolgate/mcp-client',
     '@toolgate/mcp-server',
     '@modelcontextprotocol/sdk',
+    // the SDK's 2.x line, for the 2026-07-28 era (src/modern/)
+    '@modelcontextprotocol/server',
   ],
 };
 
@@ -193,7 +204,8 @@ for (const [name, permitted] of Object.entries(allowed)) {
         );
       if (scope === '@toolgate' && entry === 'testing' && !isTest(file))
         problems.push(`${where}: imports ${specifier} outside a test`);
-      if (!permitted.includes(base) && !(isTest(file) && scope === '@toolgate'))
+      const testPermitted = isTest(file) && (scope === '@toolgate' || testOnly[name]?.includes(base));
+      if (!permitted.includes(base) && !testPermitted)
         problems.push(`${where}: ${name} may not import ${base} (ARCHITECTURE.md)`);
     }
   }

@@ -44,6 +44,8 @@ try {
   }
   const zod = `zod@${pinned('zod')}`;
   const sdk = `@modelcontextprotocol/sdk@${pinned('@modelcontextprotocol/sdk')}`;
+  // the SDK's 2.x server, mcp-server's peer for the 2026-07-28 era
+  const modernSdk = `@modelcontextprotocol/server@${pinned('@modelcontextprotocol/server')}`;
   // the frameworks adapters are for (peers such as `ai`), at the catalog's version
   const frameworks = [
     ...new Set(
@@ -57,11 +59,11 @@ try {
         name !== 'zod' && !name.startsWith('@modelcontextprotocol/') && !name.startsWith('@toolgate/'),
     )
     .map((name) => `${name}@${pinned(name)}`);
-  installAndImport('everything', names, tarballs, [zod, sdk, ...frameworks]);
+  installAndImport('everything', names, tarballs, [zod, sdk, modernSdk, ...frameworks]);
   // pnpm resolves a tarball's @toolgate dependencies from the registry unless they are overridden.
   const packed = names.map((name, index) => ({ name, tarball: tarballs[index] }));
-  installAndImport('pnpm', names, tarballs, [zod, sdk, ...frameworks], () => {}, {
-    install: installLines(packed, [zod, sdk, ...frameworks]).pnpm,
+  installAndImport('pnpm', names, tarballs, [zod, sdk, modernSdk, ...frameworks], () => {}, {
+    install: installLines(packed, [zod, sdk, modernSdk, ...frameworks]).pnpm,
   });
   // Only the MCP packages may need the SDK: the rest install and import without it — but for the
   // Agents adapter, whose framework brings an MCP client of its own (an optional dependency).

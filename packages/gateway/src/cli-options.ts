@@ -28,6 +28,9 @@ options:
 example:
   DESKTOP_TOKEN=$(openssl rand -hex 24) toolgate-gateway --config gateway.yaml --http --port 8765
 
+Over HTTP it speaks MCP 2026-07-28 (stateless) and 2025-11-25 (sessions); instances behind one
+address share TOOLGATE_GATEWAY_STATE_KEY (32+ characters), which signs the state of an ask.
+
 SIGHUP reloads the config (clients, grants, policy, approve) without dropping clients; a bad
 config is refused and the old one kept. Exit codes: 0 done, 1 failed while running, 2 bad
 command line or config.

@@ -75,6 +75,9 @@ export async function serveGatewayHttp(
       `sessionIdleMs ${idleMs} is not a positive number of milliseconds`,
     );
   }
+  // MCP 2026-07-28 (stateless, `ask` by multi-round trip) beside the sessions of 2025-11-25
+  const { gatewayModernHandler } = await import('./modern/index.js');
+  const modern = await gatewayModernHandler(gateway, env);
   const sweeper = setInterval(
     () => {
       const now = performance.now();
@@ -111,6 +114,9 @@ export async function serveGatewayHttp(
         }
       }
       const id = request.headers['mcp-session-id'];
+      if (id === undefined && request.method === 'POST' && (await modern.isModern(request, body))) {
+        return modern.serve(request, response, body, { token: '', clientId: client, scopes: [] });
+      }
       if (typeof id === 'string') {
         const session = sessions.get(id);
         if (!session || session.client !== client) {
@@ -156,6 +162,7 @@ export async function serveGatewayHttp(
     sessions: () => sessions.size,
     close: async () => {
       clearInterval(sweeper);
+      await modern.close();
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       await listener.close();
     },

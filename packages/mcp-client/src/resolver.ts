@@ -12,10 +12,12 @@ import { firstFailure, maxParallelConnects } from './attach-all.js';
 import { withholdRemotePaths } from './remote-withheld.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { Approvals } from './tools/approvals.js';
-import { fingerprint, type ToolShape } from './tools/fingerprint.js';
+import { approveTool, changedToolError } from './tools/approve-tool.js';
+import { ChangeReporter } from './tools/change-reporter.js';
+import type { ToolShape } from './tools/fingerprint.js';
 import { checkMapped, mapResult } from './tools/map-result.js';
 import { subjectsFor } from './tools/subjects.js';
-import { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tools/tool-change.js';
+import type { ToolChange, ToolChangeRecorder } from './tools/tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tools/tool-names.js';
 import { McpConnection } from './transport/index.js';
@@ -47,7 +49,7 @@ export interface MCPResolverOptions {
  * await resolver.close();
  */
 export class MCPResolver implements ToolResolver {
-  readonly #options: MCPResolverOptions;
+  readonly #changes: ChangeReporter;
   readonly #connections = new Map<string, McpConnection>();
   /** Servers whose attach is under way: their names are taken, their prefixes owned. */
   readonly #attaching = new Map<string, McpConnection>();
@@ -60,11 +62,10 @@ export class MCPResolver implements ToolResolver {
     prefixOwner: (name, server) =>
       prefixOwner([...this.#connections.values(), ...this.#attaching.values()], name, server),
   };
-  #recorderFailure: unknown;
   #closed = false;
 
   constructor(options: MCPResolverOptions = {}) {
-    this.#options = options;
+    this.#changes = new ChangeReporter(options);
   }
 
   /**
@@ -198,21 +199,14 @@ export class MCPResolver implements ToolResolver {
   async call(name: string, parameters: JsonObject, context?: ToolContext): Promise<JsonValue | ToolOutput> {
     if (this.#closed)
       throw new ToolgateError('TRANSPORT_FAILED', 'this MCP resolver is closed; create a new one');
-    this.#throwRecorderFailure();
+    this.#changes.throwIfFailed();
     let entry = this.#entry(name);
     if (!entry.connection.open) {
       await entry.connection.ready();
       entry = this.#entry(name); // a reconnect lists the tools again
     }
-    this.#throwRecorderFailure();
-    if (entry.changed) {
-      throw new ToolgateError(
-        'TOOL_CHANGED',
-        `tool "${name}" on MCP server "${entry.connection.name}" is not what was approved (its description, ` +
-          'its schema or its server changed); it is refused until an operator reviews the reported change ' +
-          `and approves it (resolver.approve("${name}", change.fingerprint))`,
-      );
-    }
+    this.#changes.throwIfFailed();
+    if (entry.changed) throw changedToolError(name, entry.connection.name);
     const result = await entry.connection.call(
       entry.remoteName,
       parameters,
@@ -257,24 +251,7 @@ export class MCPResolver implements ToolResolver {
    * resolver.approve(change.tool, change.fingerprint);
    */
   approve(name: string, reviewed: string | ToolShape): void {
-    const entry = this.#entries.get(name);
-    if (!entry) throw unknownTool(name);
-    const expected = typeof reviewed === 'string' ? reviewed : fingerprint(reviewed);
-    if (entry.print !== expected) {
-      throw new ToolgateError(
-        'TOOL_CHANGED',
-        `tool "${name}" on MCP server "${entry.connection.name}" is no longer what was reviewed: ` +
-          `it is listed now with fingerprint ${entry.print}, not ${expected.slice(0, 80)}; ` +
-          'nothing was approved — review its latest reported change and approve that',
-      );
-    }
-    this.#approvals.set(name, {
-      server: entry.connection.name,
-      remoteName: entry.remoteName,
-      print: entry.print,
-      shape: entry.shape,
-    });
-    entry.changed = false;
+    approveTool({ approvals: this.#approvals, entry: this.#entries.get(name), name, reviewed });
   }
 
   /** Ends every session and stops every child process (an attach under way fails). */
@@ -300,24 +277,6 @@ export class MCPResolver implements ToolResolver {
 
   async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
     const changes = indexTools(this.#indexState, connection, tools);
-    for (const change of changes) await this.#report(change);
-  }
-
-  async #report(change: ToolChange): Promise<void> {
-    this.#options.onChange?.(change);
-    const recorder = this.#options.recorder;
-    if (!canRecordChanges(recorder)) return;
-    try {
-      await recorder.toolChanged(change);
-    } catch (error) {
-      this.#recorderFailure ??= error;
-    }
-  }
-
-  #throwRecorderFailure(): void {
-    if (this.#recorderFailure !== undefined) {
-      const message = 'the recorder failed to record a tool change; the run stops here';
-      throw new ToolgateError('TOOL_FAILED', message, { cause: this.#recorderFailure });
-    }
+    for (const change of changes) await this.#changes.report(change);
   }
 }

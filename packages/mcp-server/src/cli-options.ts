@@ -33,7 +33,7 @@ Serves toolgate tools over the Model Context Protocol (stdio by default).
   --tools LIST        comma-separated tools to expose (default: oracle)
   --root DIR          workspace for the file and shell tools (scopes their paths; not a sandbox)
   --sandbox           run commands in a bubblewrap sandbox confined to --root (Linux; needs bwrap)
-  --http              serve streamable HTTP (stateless) instead of stdio
+  --http              serve streamable HTTP (stateless; MCP 2026-07-28 and 2025-11-25) instead of stdio
   --host HOST         address to bind with --http (default: 127.0.0.1)
   --port N            port to bind with --http (default: 0, any free port)
   --token-env NAME    require "Authorization: Bearer $NAME" over HTTP; needed when

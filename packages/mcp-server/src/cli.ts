@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const { serveHttp } = await import('./serve-http.js');
+  const { modernHandler } = await import('./modern/modern-handler.js');
+  const modern = await modernHandler(gate, { tools: options.tools });
   if (options.noAuth && !isLoopback(options.host)) {
     process.stderr.write(
       `toolgate-mcp: warning: --no-auth: serving ${options.tools.join(', ')} on ${options.host} without a token; ` +
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
     port: options.port,
     maxBodyBytes: options.maxBodyBytes,
     allowUnauthenticated: options.noAuth,
+    modern,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),

@@ -31,6 +31,13 @@ export {
   sendBodyError,
   sendJsonRpcError,
 } from './http-listen.js';
+export {
+  type ModernHttpHandler,
+  type ModernServerFactory,
+  type ModernServerOptions,
+  modernHandler,
+  modernHttpHandler,
+} from './modern/index.js';
 export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';
 export { type RegistryOptions, registryFor, workspaceToolNames } from './registry-for.js';

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ToolgateError } from '@toolgate/core';
 import { isLoopback } from './http-guard.js';
 import { listenGuarded, sendBodyError, sendJsonRpcError } from './http-listen.js';
+import type { ModernHttpHandler } from './modern/http-handler.js';
 import { BodyError, readJsonBody } from './read-body.js';
 
 /** What {@link serveHttp} takes. */
@@ -28,6 +29,12 @@ export interface HttpServeOptions {
    * port could call every tool served.
    */
   allowUnauthenticated?: boolean;
+  /**
+   * The 2026-07-28 side of the endpoint (`modernHandler(gate, { tools })`): requests of that revision go
+   * to it, after the same guard; 2025-era requests (an `initialize` and what follows) go to
+   * `createMcpServer` as before. Without it, modern clients fall back to 2025-11-25.
+   */
+  modern?: ModernHttpHandler;
 }
 
 /** A running HTTP endpoint. */
@@ -76,6 +83,9 @@ export async function serveHttp(
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       return sendBodyError(response, error);
+    }
+    if (options.modern && (await options.modern.isModern(request, body))) {
+      return options.modern.serve(request, response, body);
     }
     const mcp = createMcpServer();
     const transport = new StreamableHTTPServerTransport({

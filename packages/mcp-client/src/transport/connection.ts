@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   LoggingMessageNotificationSchema,
@@ -7,17 +5,17 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
-import { packageVersion } from '../package-version.js';
-import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import type { McpServerConfig } from '../server-config.js';
 import { callerTimeMeta, deadlineGraceMs, defaultCallTimeoutMs, defaultTimeoutMs } from '../timeouts.js';
-import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { RefreshScheduler } from '../tools/refresh-scheduler.js';
 import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
+import { type CallOptions, cancelledCall } from './call-options.js';
 import { capErrorResult } from './error-text.js';
-import { NotificationGuard, TokenBucket } from './notification-guard.js';
-import { serverTransport, stdioFault } from './server-transport.js';
+import { newSession, type Session } from './session.js';
 import { sessionFailure } from './session-failure.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
+
+export type { CallOptions } from './call-options.js';
 
 /**
  * Called with a server's full tool list each time it is listed: first, on reconnect, on
@@ -29,18 +27,6 @@ export type ToolsListener = (
   tools: readonly unknown[],
   withheld: readonly WithheldTool[],
 ) => void | Promise<void>;
-
-interface Session {
-  readonly client: Client;
-  /** The SDK transport (inside the notification guard the client talks to). */
-  transport: Transport;
-  /** Why the session broke, when the transport said so (junk on stdout, a dead pipe). */
-  fault: string | undefined;
-  stderr: string;
-  closed: boolean;
-}
-
-const stderrTail = 2000;
 
 /**
  * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
@@ -197,35 +183,12 @@ export class McpConnection {
   }
 
   async #connect(): Promise<Session> {
-    const client = new Client(
-      { name: 'toolgate', version: packageVersion },
-      { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
-    );
-    const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
-    const transport = serverTransport(this.config, this.#limits, (fault) => {
-      session.fault ??= fault;
-      void this.#drop(session);
+    const { session, guarded, bucket } = newSession(this.config, this.#limits, {
+      drop: (broken) => void this.#drop(broken),
+      forget: (closed) => this.#forget(closed),
     });
-    session.transport = transport;
-    const bucket = new TokenBucket(this.#limits.maxNotificationsPerSecond);
-    const guarded = new NotificationGuard(transport, bucket);
+    const client = session.client;
     this.#current = session;
-    if (transport instanceof ProcessGroupStdioTransport) {
-      transport.stderr.on('data', (chunk: Buffer) => {
-        const text = chunk.toString('utf8');
-        session.stderr = (session.stderr + text).slice(-stderrTail);
-        if (isStdioConfig(this.config)) this.config.onStderr?.(text);
-      });
-      // Anything the stdio transport reports (junk on stdout, a dead pipe) breaks the stream.
-      guarded.onerror = (error) => {
-        session.fault ??= stdioFault(error, this.#limits);
-        void this.#drop(session);
-      };
-    }
-    client.onclose = () => {
-      session.closed = true;
-      this.#forget(session);
-    };
     try {
       await client.connect(guarded, { timeout: this.#timeoutMs });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
@@ -295,21 +258,4 @@ export class McpConnection {
     this.#forget(session);
     await session.client.close().catch(() => undefined);
   }
-}
-
-/** What {@link McpConnection.call} may be given. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** When the caller stops waiting, in ms since the epoch: the call's timeout ends there. */
-  deadline?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-/** The caller's own reason when it is a ToolgateError (CANCELLED, TIMEOUT), else CANCELLED. */
-function cancelledCall(server: string, tool: string, reason: unknown): ToolgateError {
-  if (ToolgateError.is(reason)) return reason;
-  return new ToolgateError(
-    'CANCELLED',
-    `the call to "${tool}" on MCP server "${server}" was cancelled by its caller; the server was told to stop`,
-  );
 }

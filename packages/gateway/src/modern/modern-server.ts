@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestStateCodec, ServerContext, Server as ServerType } from '@modelcontextprotocol/server';
+import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
+import { messageOf, ToolgateError } from '@toolgate/core';
+import { errorResult, progressNotifier } from '@toolgate/mcp-server';
+import type { Gateway } from '../gateway.js';
+import { packageVersion } from '../package-version.js';
+import { toCallToolResult } from '../result.js';
+import type { AnsweredStates } from './answered-states.js';
+import { type ApprovalState, approvalStateTtlSeconds, callDigest } from './approval-state.js';
+
+/** An answer given outside the gate: here, the client's, carried by its retry. */
+type ExternalDecision = NonNullable<CallOptions['decision']>;
+
+/** The key of the one input request an `ask` sends: the approval. */
+export const approvalKey = 'toolgate.approval';
+
+/** What {@link createModernGatewayServer} takes. */
+export interface ModernGatewayServerOptions {
+  gateway: Gateway;
+  /** The client the bearer token named. */
+  client: string;
+  codec: RequestStateCodec<ApprovalState>;
+  /** The states this process has taken an answer from. */
+  answered: AnsweredStates;
+  /** The SDK's 2.x module (loaded once by the caller). */
+  sdk: typeof import('@modelcontextprotocol/server');
+}
+
+/**
+ * The server of one 2026-07-28 request to the gateway: `tools/list` offers exactly the client's
+ * grant (`cacheScope: private`: a list is one client's), `tools/call` runs through the gateway's
+ * gate, and a policy `ask` reaches the client by multi-round trip — the call answers
+ * `input_required` with an elicitation and a signed `requestState` bound to this client and to
+ * this tool and these arguments; the client's retry carries the answer, which the gate records as
+ * the caller's decision (`answer.from: caller`). The first round is recorded too: asked, not run.
+ */
+export function createModernGatewayServer(options: ModernGatewayServerOptions): ServerType {
+  const { gateway, client, codec, answered, sdk } = options;
+  const server = new sdk.Server(
+    { name: 'toolgate-gateway', version: packageVersion },
+    { capabilities: { tools: { listChanged: false } }, requestState: { verify: codec.verify } },
+  );
+  server.setRequestHandler('tools/list', async () => {
+    const tools = (await gateway.toolsFor(client)).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: 'object' },
+    }));
+    return { tools, ttlMs: 0, cacheScope: 'private' as const };
+  });
+  server.setRequestHandler('tools/call', async (request, context) => {
+    const { name } = request.params;
+    const parameters = request.params.arguments ?? {};
+    const options: CallOptions = { signal: context.mcpReq.signal };
+    const token = request.params._meta?.progressToken;
+    if (token !== undefined) options.onProgress = progressNotifier(token, context.mcpReq.notify as never);
+    const state = context.mcpReq.requestState<ApprovalState>();
+    if (state !== undefined && state.call !== callDigest(name, parameters)) {
+      return errorResult(
+        new ToolgateError(
+          'PERMISSION_DENIED',
+          `the requestState sent with this call of "${name}" was issued for another call (another tool or ` +
+            'other arguments); call the tool again without it and answer the approval it asks for',
+        ),
+      ) as never;
+    }
+    if (state !== undefined && !answered.claim(state.nonce, state.expiresAt)) {
+      return errorResult(
+        new ToolgateError(
+          'PERMISSION_DENIED',
+          `the requestState sent with this call of "${name}" was answered already; an answer approves one ` +
+            'call: call the tool again without it and answer the approval it asks for',
+        ),
+      ) as never;
+    }
+    let asked: ApprovalRequest | undefined;
+    // the capabilities the client declared on this request (the validated `_meta` envelope)
+    const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+    const declared = envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+    const canElicit = declared?.elicitation !== undefined;
+    const approver: Approver = async (ask) => {
+      asked = ask;
+      return canElicit
+        ? { approved: false, reason: 'asked the client by input_required; its answer comes with the retry' }
+        : {
+            approved: false,
+            reason: 'this client did not declare the MCP elicitation capability, so nobody could be asked',
+          };
+    };
+    if (state !== undefined) options.decision = answerOf(context, client);
+    try {
+      const result = await gateway.callTool(client, name, parameters, approver, options);
+      if (asked !== undefined && canElicit && state === undefined) {
+        return sdk.inputRequired({
+          inputRequests: { [approvalKey]: sdk.inputRequired.elicit(approvalElicitation(asked)) },
+          requestState: await codec.mint(
+            {
+              call: callDigest(name, parameters),
+              nonce: randomUUID(),
+              expiresAt: Date.now() + approvalStateTtlSeconds * 1000,
+            },
+            context,
+          ),
+        }) as never;
+      }
+      return toCallToolResult(result) as never;
+    } catch (error) {
+      return errorResult(
+        new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
+      ) as never;
+    }
+  });
+  return server;
+}
+
+/** The client's answer to the approval, from the retry's input responses, as the caller's decision. */
+function answerOf(context: ServerContext, client: string): ExternalDecision {
+  const by = `client "${client}" (its user, by input_required)`;
+  const response = context.mcpReq.inputResponses?.[approvalKey] as
+    | { action?: string; content?: { approve?: unknown } }
+    | undefined;
+  if (response === undefined) return { approved: false, by, reason: 'the retry carried no answer' };
+  if (response.action !== 'accept')
+    return { approved: false, by, reason: `the user chose ${response.action}` };
+  const approved = response.content?.approve === true;
+  return { approved, by, reason: approved ? 'the user approved it' : 'the user declined it' };
+}
+
+function approvalElicitation(request: ApprovalRequest) {
+  const parameters = JSON.stringify(request.parameters);
+  const shown = parameters.length > 2000 ? `${parameters.slice(0, 2000)}…` : parameters;
+  return {
+    message: `Policy asks before "${request.tool}" runs (${request.reason}). Parameters: ${shown}`,
+    requestedSchema: {
+      type: 'object' as const,
+      properties: {
+        approve: {
+          type: 'boolean' as const,
+          title: 'Approve',
+          description: `Let "${request.tool}" run with these parameters`,
+        },
+      },
+      required: ['approve'],
+    },
+  };
+}
