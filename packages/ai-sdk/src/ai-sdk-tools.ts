@@ -17,6 +17,11 @@ export interface AiSdkToolsOptions {
   approvals?: 'ai-sdk' | 'gate';
   /** Who an AI SDK approval answer is recorded as coming from. Default `"ai-sdk tool approval"`. */
   approvedBy?: string;
+  /**
+   * Who a denial by the app's own `toolApproval` (given to {@link aiSdkLoopOptions}) is recorded as
+   * coming from. Default `"app toolApproval"`.
+   */
+  appApprovedBy?: string;
 }
 
 /** An AI SDK tool whose calls go through the gate: its output is the gate's {@link ToolResult}. */
@@ -47,22 +52,28 @@ export async function aiSdkTools(
   if (approvals !== 'ai-sdk' && approvals !== 'gate') {
     throw new TypeError(`aiSdkTools: approvals must be "ai-sdk" or "gate", not ${JSON.stringify(approvals)}`);
   }
+  const descriptions = await handle.toolSchemas();
   const session: GateSession = {
     handle,
     queue: new CallQueue(handle),
     approvedBy: options.approvedBy ?? 'ai-sdk tool approval',
+    appApprovedBy: options.appApprovedBy ?? 'app toolApproval',
+    askTheSdk: approvals === 'ai-sdk',
+    gated: new Set(descriptions.map((description) => description.name)),
     denialsRecorded: new Set(),
   };
   const tools: GatedToolSet = {};
-  for (const description of await handle.toolSchemas()) {
-    tools[description.name] = gatedTool(session, description, approvals === 'ai-sdk');
+  for (const description of descriptions) {
+    const gated = gatedTool(session, description);
+    sessions.set(gated, session);
+    tools[description.name] = gated;
   }
   sessions.set(tools, session);
   return tools;
 }
 
-function gatedTool(session: GateSession, description: ToolDescription, askTheSdk: boolean): GatedTool {
-  const { handle, queue } = session;
+function gatedTool(session: GateSession, description: ToolDescription): GatedTool {
+  const { queue } = session;
   const name = description.name;
   return tool({
     description: description.description,
@@ -70,9 +81,6 @@ function gatedTool(session: GateSession, description: ToolDescription, askTheSdk
     inputSchema: jsonSchema<unknown>(
       plainSchema(description.inputSchema) as Parameters<typeof jsonSchema>[0],
     ),
-    ...(askTheSdk
-      ? { needsApproval: async (input: unknown) => (await handle.check(name, input)).status === 'ask' }
-      : {}),
     execute: (
       input: unknown,
       { abortSignal, messages, toolCallId }: ToolExecutionOptions<unknown>,
