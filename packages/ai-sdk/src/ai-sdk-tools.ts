@@ -1,5 +1,5 @@
 import type { AgentHandle, ToolDescription, ToolResult } from '@toolgate/core';
-import { plainSchema } from '@toolgate/core/internal';
+import { modelJson, plainSchema } from '@toolgate/core/internal';
 import { jsonSchema, type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { decisionFor } from './approvals.js';
 import { CallQueue } from './call-queue.js';
@@ -35,8 +35,10 @@ export type GatedToolSet = Record<string, GatedTool>;
  * `streamText` or an agent. Every call goes through the gate: grant, validation, policy, dispatch,
  * caps and the recorder. The calls of one step run one at a time, in the model's order, so a tool
  * that is not parallel-safe never overlaps another and a recorded run replays byte for byte. A
- * refusal or failure reaches the model as `error-json` `{ code, message }`; content parts (images
- * …) as the SDK's multi-part output; the SDK's abort signal reaches the tool's `context.signal`.
+ * refusal or failure reaches the model as the JSON text of `{ code, message }` (`error-text`, as
+ * for a call the SDK could not parse); an output with its keys in canonical order (the same bytes
+ * live and replayed); content parts (images …) as the SDK's multi-part output, never a text
+ * rendering beside a JSON output; the SDK's abort signal reaches the tool's `context.signal`.
  * Pass {@link aiSdkLoopOptions} too, so calls the SDK itself would reject (an ungranted or unknown
  * tool, arguments that are not JSON) and rejected approvals are recorded as well.
  *
@@ -81,12 +83,12 @@ function gatedTool(session: GateSession, description: ToolDescription): GatedToo
     inputSchema: jsonSchema<unknown>(
       plainSchema(description.inputSchema) as Parameters<typeof jsonSchema>[0],
     ),
-    execute: (
+    execute: async (
       input: unknown,
       { abortSignal, messages, toolCallId }: ToolExecutionOptions<unknown>,
     ): Promise<ToolResult> => {
       const decision = decisionFor(messages as ModelMessage[], toolCallId, session.approvedBy);
-      return queue.run({
+      const result = await queue.run({
         name,
         parameters: input,
         options: {
@@ -94,6 +96,8 @@ function gatedTool(session: GateSession, description: ToolDescription): GatedToo
           ...(decision === undefined ? {} : { decision }),
         },
       });
+      // keys in canonical order, as a replay hands the output back from the ledger
+      return result.isError ? result : { ...result, output: modelJson(result.output) };
     },
     toModelOutput: ({ output }: { output: ToolResult }) => modelOutputOf(output),
   }) as GatedTool;

@@ -1,6 +1,7 @@
 import type { JsonValue } from '@toolgate/core';
 import type { PrepareStepFunction, ToolApprovalConfiguration, ToolCallRepairFunction, ToolSet } from 'ai';
 import { answeredApprovals } from './approvals.js';
+import { refusalText } from './model-output.js';
 import { sessionOf } from './session.js';
 import { type AppToolApproval, composedToolApproval } from './tool-approval.js';
 
@@ -74,7 +75,7 @@ export function aiSdkLoopOptions<TOOLS extends ToolSet>(
       const result = await queue.run({ name: toolCall.toolName, parameters, options: { signal: stopped } });
       // The SDK hands the model `String(error)`: make that the gate's structured error, as JSON.
       if (result.isError && error instanceof Error) {
-        const text = JSON.stringify({ code: result.error.code, message: result.error.message });
+        const text = refusalText(result.error);
         error.message = text;
         Object.defineProperty(error, 'toString', { value: () => text, configurable: true });
       }

@@ -143,9 +143,11 @@ describe("the gate's ask as AI SDK 7 toolApproval, composed with the app's", () 
       stopWhen: stepCountIs(2),
     });
     expect(trace.events).toEqual([]);
-    expect(toolOutputsSeen(model)['call-0-0']).toEqual({
-      type: 'error-json',
-      value: { code: 'PERMISSION_DENIED', message: expect.stringContaining('no notes') },
+    const seen = toolOutputsSeen(model)['call-0-0'] as { type: string; value: string };
+    expect(seen.type).toBe('error-text');
+    expect(JSON.parse(seen.value)).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('no notes'),
     });
     expect(await decided(events)).toMatchObject([{ tool: 'write_note', decision: 'deny' }]);
   });
