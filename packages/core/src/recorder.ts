@@ -103,7 +103,7 @@ export interface Recorder {
   toolCalled(record: ToolCalledRecord): void | Promise<void>;
   policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
   /** May resolve with where the record landed (the ledger's `LedgerRecorder`: its run id and seq), for a gate's observer. */
-  toolReturned(record: ToolReturnedRecord): void | RecordReceipt | Promise<void | RecordReceipt>;
+  toolReturned(record: ToolReturnedRecord): void | Promise<void> | RecordReceipt | Promise<RecordReceipt>;
   /**
    * Told when a derived agent ({@link AgentHandle.narrow}) makes its first call, before that call's
    * `toolCalled` (its ancestors' derivations first, when they made no call yet).

@@ -32,11 +32,10 @@ function watching() {
 describe("the gate's call observer", () => {
   it('sees a call arrive, its verdict and its end, with the receipt its recorder returned', async () => {
     const { seen, observer } = watching();
-    let seq = 0;
     const recorder: Recorder = {
       toolCalled() {},
       policyDecided() {},
-      toolReturned: () => ({ runId: 'run-7', seq: (seq += 3) }),
+      toolReturned: () => ({ runId: 'run-7', seq: 3 }),
     };
     const policy = new RulePolicy({
       default: 'allow',
