@@ -41,6 +41,19 @@ export interface GatedAgentsTools {
   readonly runOptions: GatedRunOptions;
   /** For each tool: whether Agents got its schema in strict mode, and Agents' reason when not. */
   readonly strictness: Readonly<Record<string, Strictness>>;
+  /**
+   * Reads the calls a run state is waiting on approval for (its interruptions, with their
+   * arguments) back into these tools, and returns the state: call it on a state restored with
+   * `RunState.fromString` — in another process, with tools made there — before you `approve` /
+   * `reject` and `run` it again, so a rejection is recorded like one answered in the process that
+   * asked. The pending asks live in the state, not in this process.
+   *
+   * @example
+   * const state = gated.resume(await RunState.fromString(agent, saved));
+   * state.reject(state.getInterruptions()[0]);
+   * await run(agent, state, gated.runOptions);
+   */
+  resume<State extends { getInterruptions(): readonly { rawItem: unknown }[] }>(state: State): State;
 }
 
 /**
@@ -74,9 +87,14 @@ export async function agentsTools(
     tools.push(built.tool);
     strictness[description.name] = built.strictness;
   }
+  const names = new Set(Object.keys(strictness));
   return {
     tools,
     strictness,
+    resume: (state) => {
+      asked.restore(state.getInterruptions(), names);
+      return state;
+    },
     runOptions: {
       toolNotFoundBehavior: 'return_error_to_model',
       toolErrorFormatter: gatedErrorFormatter(handle, lane, asked),
