@@ -2,6 +2,7 @@ import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ToolDescription } from '@toolgate/core';
 import type { ExternalDecision } from '@toolgate/core/internal';
 import { AskedCalls } from './asked-calls.js';
+import { type GatedSet, markCurrent } from './current-tools.js';
 import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
@@ -75,10 +76,12 @@ export async function agentsTools(
   const approvedBy = options.approvedBy ?? 'openai-agents';
   const lane = new SerialLane();
   const asked = new AskedCalls(handle, lane, approvedBy);
+  const set: GatedSet = { handle, lane, asked };
   const strictness: Record<string, Strictness> = {};
   const tools: FunctionTool<unknown, never, unknown>[] = [];
   for (const description of await handle.toolSchemas()) {
     const built = gatedTool(handle, description, {
+      set,
       lane,
       asked,
       approvedBy,
@@ -97,7 +100,7 @@ export async function agentsTools(
     },
     runOptions: {
       toolNotFoundBehavior: 'return_error_to_model',
-      toolErrorFormatter: gatedErrorFormatter(handle, lane, asked),
+      toolErrorFormatter: gatedErrorFormatter(set),
       toolExecution: { maxFunctionToolConcurrency: 1 },
     },
   };
@@ -110,6 +113,7 @@ interface CallDetails {
 }
 
 interface Shared {
+  set: GatedSet;
   lane: SerialLane;
   asked: AskedCalls;
   approvedBy: string;
@@ -124,6 +128,7 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
       name,
       description: description.description,
       isEnabled: async ({ runContext }: { runContext: RunContext }) => {
+        markCurrent(runContext, shared.set);
         await shared.asked.sweep(runContext);
         return true;
       },
