@@ -1,5 +1,5 @@
 import { RulePolicy } from '@toolgate/core';
-import { generateText, type ModelMessage, stepCountIs, type ToolApprovalStatus, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, streamText, type ToolApprovalStatus, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aiSdkTools } from './ai-sdk-tools.js';
@@ -40,6 +40,42 @@ describe("the gate's ask as AI SDK 7 toolApproval, composed with the app's", () 
     const request = result.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toMatchObject({ reason: 'notes need a person', toolCall: { toolName: 'write_note' } });
     expect(trace.events).toEqual([]);
+  });
+
+  it("asks for approval with policy's reason in streamText too, and denies what the app's function denies", async () => {
+    const { tools, trace, events } = await scene([
+      { tools: ['write_note'], decision: 'ask', reason: 'notes need a person' },
+    ]);
+    const model = scriptedModel([
+      {
+        calls: [
+          { name: 'write_note', input: { text: 'hi' } },
+          { name: 'oracle', input: { seed: 'moss' } },
+        ],
+      },
+    ]);
+    const toolApproval = ({ toolCall }: { toolCall: { toolName: string } }): ToolApprovalStatus =>
+      toolCall.toolName === 'oracle' ? { type: 'denied', reason: 'no omens today' } : undefined;
+    const result = streamText({
+      model,
+      tools,
+      ...aiSdkLoopOptions(tools, { toolApproval }),
+      prompt: 'go',
+      stopWhen: stepCountIs(1),
+    });
+    const parts = [];
+    for await (const part of result.fullStream) parts.push(part);
+    expect(parts.find((part) => part.type === 'tool-approval-request' && !part.isAutomatic)).toMatchObject({
+      reason: 'notes need a person',
+      toolCall: { toolName: 'write_note' },
+    });
+    expect(trace.events).toEqual([]);
+    // the gate allowed the omen; the app's denial reaches it as a signal aborted before it starts
+    expect(await decided(events)).toMatchObject([{ tool: 'oracle', decision: 'allow' }]);
+    const returned = (await events()).filter((event) => event.kind === 'tool.returned');
+    expect(returned.map((event) => event.payload)).toMatchObject([
+      { tool: 'oracle', isError: true, error: { code: 'CANCELLED' } },
+    ]);
   });
 
   it("keeps the gate's ask when the app's function approves: the stricter answer wins, then the person approves", async () => {
