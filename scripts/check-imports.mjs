@@ -93,6 +93,8 @@ const allowed = {
   // an adapter: core and its framework (a peer), nothing else of ours
   'ai-sdk': ['@toolgate/core'],
   'openai-agents': ['@toolgate/core'],
+  // spans and metrics of every call: core's observer, and @opentelemetry/api (a peer)
+  otel: ['@toolgate/core'],
   gateway: [
     '@toolgate/core',
     '@toolgate/ledger',

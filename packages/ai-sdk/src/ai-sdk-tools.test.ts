@@ -100,7 +100,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     expect(JSON.parse(seen['call-0-1']!.value)).toMatchObject({ code: 'CAPABILITY_VIOLATION' });
   });
 
-  it('refuses a call policy denies without running it, and the model reads error-json { code, message }', async () => {
+  it('refuses a call policy denies without running it, and the model reads { code, message } as JSON text', async () => {
     const policy = new RulePolicy({
       default: 'allow',
       rules: [{ tools: ['write_note'], decision: 'deny', reason: 'no notes' }],
@@ -110,9 +110,11 @@ describe('aiSdkTools through a real generateText loop', () => {
     const model = scriptedModel([{ calls: [{ name: 'write_note', input: { text: 'hi' } }] }]);
     await runLoop(model, tools, { prompt: 'go' });
     expect(trace.events).toEqual([]);
-    expect(toolOutputsSeen(model)['call-0-0']).toEqual({
-      type: 'error-json',
-      value: { code: 'PERMISSION_DENIED', message: expect.stringContaining('no notes') },
+    const seen = toolOutputsSeen(model)['call-0-0'] as { type: string; value: string };
+    expect(seen.type).toBe('error-text');
+    expect(JSON.parse(seen.value)).toEqual({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('no notes'),
     });
     expect(await lines(events)).toEqual([
       'tool.called write_note',
@@ -250,7 +252,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     ]);
   });
 
-  it("gives content parts (an image) to the model as the SDK's multi-part output", async () => {
+  it("gives content parts (an image) to the model as the SDK's multi-part output, the output's text rendering left out", async () => {
     const { gate } = recordedGate();
     const tools = await aiSdkTools(gate.forAgent(everything));
     const model = scriptedModel([{ calls: [{ name: 'sketch', input: { title: 'moss' } }] }]);
@@ -259,7 +261,6 @@ describe('aiSdkTools through a real generateText loop', () => {
       type: 'content',
       value: [
         { type: 'text', text: '{"title":"moss"}' },
-        { type: 'text', text: 'a sketch of moss' },
         {
           type: 'file',
           mediaType: 'image/png',

@@ -1,5 +1,5 @@
 import type { AgentHandle, ToolDescription, ToolResult } from '@toolgate/core';
-import { plainSchema } from '@toolgate/core/internal';
+import { modelJson, plainSchema } from '@toolgate/core/internal';
 import { jsonSchema, type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { decisionFor } from './approvals.js';
 import { CallQueue } from './call-queue.js';
@@ -17,6 +17,11 @@ export interface AiSdkToolsOptions {
   approvals?: 'ai-sdk' | 'gate';
   /** Who an AI SDK approval answer is recorded as coming from. Default `"ai-sdk tool approval"`. */
   approvedBy?: string;
+  /**
+   * Who a denial by the app's own `toolApproval` (given to {@link aiSdkLoopOptions}) is recorded as
+   * coming from. Default `"app toolApproval"`.
+   */
+  appApprovedBy?: string;
 }
 
 /** An AI SDK tool whose calls go through the gate: its output is the gate's {@link ToolResult}. */
@@ -30,8 +35,10 @@ export type GatedToolSet = Record<string, GatedTool>;
  * `streamText` or an agent. Every call goes through the gate: grant, validation, policy, dispatch,
  * caps and the recorder. The calls of one step run one at a time, in the model's order, so a tool
  * that is not parallel-safe never overlaps another and a recorded run replays byte for byte. A
- * refusal or failure reaches the model as `error-json` `{ code, message }`; content parts (images
- * …) as the SDK's multi-part output; the SDK's abort signal reaches the tool's `context.signal`.
+ * refusal or failure reaches the model as the JSON text of `{ code, message }` (`error-text`, as
+ * for a call the SDK could not parse); an output with its keys in canonical order (the same bytes
+ * live and replayed); content parts (images …) as the SDK's multi-part output, never a text
+ * rendering beside a JSON output; the SDK's abort signal reaches the tool's `context.signal`.
  * Pass {@link aiSdkLoopOptions} too, so calls the SDK itself would reject (an ungranted or unknown
  * tool, arguments that are not JSON) and rejected approvals are recorded as well.
  *
@@ -47,22 +54,28 @@ export async function aiSdkTools(
   if (approvals !== 'ai-sdk' && approvals !== 'gate') {
     throw new TypeError(`aiSdkTools: approvals must be "ai-sdk" or "gate", not ${JSON.stringify(approvals)}`);
   }
+  const descriptions = await handle.toolSchemas();
   const session: GateSession = {
     handle,
     queue: new CallQueue(handle),
     approvedBy: options.approvedBy ?? 'ai-sdk tool approval',
+    appApprovedBy: options.appApprovedBy ?? 'app toolApproval',
+    askTheSdk: approvals === 'ai-sdk',
+    gated: new Set(descriptions.map((description) => description.name)),
     denialsRecorded: new Set(),
   };
   const tools: GatedToolSet = {};
-  for (const description of await handle.toolSchemas()) {
-    tools[description.name] = gatedTool(session, description, approvals === 'ai-sdk');
+  for (const description of descriptions) {
+    const gated = gatedTool(session, description);
+    sessions.set(gated, session);
+    tools[description.name] = gated;
   }
   sessions.set(tools, session);
   return tools;
 }
 
-function gatedTool(session: GateSession, description: ToolDescription, askTheSdk: boolean): GatedTool {
-  const { handle, queue } = session;
+function gatedTool(session: GateSession, description: ToolDescription): GatedTool {
+  const { queue } = session;
   const name = description.name;
   return tool({
     description: description.description,
@@ -70,15 +83,12 @@ function gatedTool(session: GateSession, description: ToolDescription, askTheSdk
     inputSchema: jsonSchema<unknown>(
       plainSchema(description.inputSchema) as Parameters<typeof jsonSchema>[0],
     ),
-    ...(askTheSdk
-      ? { needsApproval: async (input: unknown) => (await handle.check(name, input)).status === 'ask' }
-      : {}),
-    execute: (
+    execute: async (
       input: unknown,
       { abortSignal, messages, toolCallId }: ToolExecutionOptions<unknown>,
     ): Promise<ToolResult> => {
       const decision = decisionFor(messages as ModelMessage[], toolCallId, session.approvedBy);
-      return queue.run({
+      const result = await queue.run({
         name,
         parameters: input,
         options: {
@@ -86,6 +96,8 @@ function gatedTool(session: GateSession, description: ToolDescription, askTheSdk
           ...(decision === undefined ? {} : { decision }),
         },
       });
+      // keys in canonical order, as a replay hands the output back from the ledger
+      return result.isError ? result : { ...result, output: modelJson(result.output) };
     },
     toModelOutput: ({ output }: { output: ToolResult }) => modelOutputOf(output),
   }) as GatedTool;

@@ -7,4 +7,4 @@
  */
 
 export { type AiSdkToolsOptions, aiSdkTools, type GatedTool, type GatedToolSet } from './ai-sdk-tools.js';
-export { type AiSdkLoopOptions, aiSdkLoopOptions } from './loop-options.js';
+export { type AiSdkLoopOptions, type AiSdkLoopSettings, aiSdkLoopOptions } from './loop-options.js';

@@ -34,8 +34,14 @@ const policy = new RulePolicy({
  * One run through the AI SDK loop: a batch of calls that are not parallel-safe, an ungranted call,
  * a denied call, an image, an approval the app grants, and a subagent (narrowed handle).
  */
-async function scenario(gate: ToolGate, recorder: LedgerRecorder): Promise<string[]> {
-  const handle = gate.forAgent({ name: 'scribe', tools: ['oracle', 'write_note', 'wait', 'sketch'] });
+async function scenario(
+  gate: ToolGate,
+  recorder: LedgerRecorder,
+): Promise<{ results: string[]; prompts: string }> {
+  const handle = gate.forAgent({
+    name: 'scribe',
+    tools: ['oracle', 'write_note', 'wait', 'sketch', 'survey'],
+  });
   await recorder.describeTools('scribe', await handle.toolSchemas());
   const tools = await aiSdkTools(handle);
   const model = scriptedModel([
@@ -46,6 +52,7 @@ async function scenario(gate: ToolGate, recorder: LedgerRecorder): Promise<strin
         { name: 'burn', input: {} },
         { name: 'wait', input: {} },
         { name: 'oracle', input: { seed: 'b' } },
+        { name: 'survey', input: {} },
       ],
     },
     { calls: [{ name: 'write_note', input: { text: 'remember the moss' } }] },
@@ -71,12 +78,15 @@ async function scenario(gate: ToolGate, recorder: LedgerRecorder): Promise<strin
     stopWhen: stepCountIs(3),
   });
   // approval ids are the SDK's random ids: everything else the agent saw must be the same
-  return [first, second, third].map((result) =>
-    JSON.stringify(result.steps.map((step) => step.content)).replace(
-      /"approvalId":"[^"]*"/g,
-      '"approvalId":"…"',
-    ),
+  const sameIds = (text: string) => text.replace(/"approvalId":"[^"]*"/g, '"approvalId":"…"');
+  const results = [first, second, third].map((result) =>
+    sameIds(JSON.stringify(result.steps.map((step) => step.content))),
   );
+  // every prompt the models were sent, as the bytes a provider would serialise
+  const prompts = sameIds(
+    JSON.stringify([...model.doGenerateCalls, ...helperModel.doGenerateCalls].map((call) => call.prompt)),
+  );
+  return { results, prompts };
 }
 
 async function run(
@@ -88,9 +98,9 @@ async function run(
   const recorder = new LedgerRecorder(store, { runId: 'ai-sdk-1' });
   const trace: Trace = { events: [], running: 0, overlapped: false, signals: [] };
   const gate = new ToolGate(registry ?? testRegistry(trace), options(recorder));
-  const results = await scenario(gate, recorder);
+  const { results, prompts } = await scenario(gate, recorder);
   await store.close();
-  return { results, trace };
+  return { results, prompts, trace };
 }
 
 describe('record, then replay with every tool switched off, through the AI SDK loop', () => {
@@ -128,5 +138,25 @@ describe('record, then replay with every tool switched off, through the AI SDK l
     expect(replayed.trace.events).toEqual([]); // nothing ran
     expect(readFileSync(copy, 'utf8').split('\n')).toEqual(bytes.split('\n'));
     expect(replayed.results).toEqual(recorded.results);
+  });
+
+  it('hands the model the same prompt bytes in a replay as in the live run', async () => {
+    let tick = 0;
+    const live = await run(join(directory, 'prompts-live.jsonl'), (recorder) => ({
+      recorder,
+      policy,
+      callIds: counter(),
+      clock: () => (tick += 3),
+    }));
+    expect(live.prompts).toContain('{"moss":{"deep":[{"x":2,"y":1}],"tall":2},"zebra":1}');
+    const events = await readAll(readLedgerFile(join(directory, 'prompts-live.jsonl')));
+    const replay = new ReplaySession(events, { mode: 'strict' });
+    const replayed = await run(
+      join(directory, 'prompts-replayed.jsonl'),
+      (recorder) => replay.gateOptions({ recorder, callIds: counter() }),
+      replayRegistry(replay),
+    );
+    expect(replay.divergences).toEqual([]);
+    expect(replayed.prompts).toBe(live.prompts);
   });
 });

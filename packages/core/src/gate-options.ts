@@ -1,4 +1,5 @@
 import type { Limits } from './pipeline/cap.js';
+import type { CallObserver } from './pipeline/observe.js';
 import type { Recording } from './pipeline/recording.js';
 import type { Policy, PolicyRequest } from './policy.js';
 import type { Recorder } from './recorder.js';
@@ -55,4 +56,10 @@ export interface ToolGateOptions {
    * answer, output and duration in place of policy, the approver, the tool and the clock.
    */
   recording?: Recording;
+  /**
+   * Watches every call (`@toolgate/otel`'s `otelObserver` makes spans and metrics of them): told
+   * when a call arrives, how policy decided it and how it ended, with where its last record landed.
+   * It only watches; what it throws is ignored.
+   */
+  observer?: CallObserver;
 }

@@ -12,6 +12,14 @@ import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/de
 import { dispatch } from './pipeline/dispatch.js';
 import type { Grant } from './pipeline/grant.js';
 import {
+  type CallObservation,
+  type CallObserver,
+  observeCall,
+  observeDecided,
+  observeEnded,
+  receiptOf,
+} from './pipeline/observe.js';
+import {
   checkParameterChars,
   omittedParameters,
   oversizedParameters,
@@ -78,6 +86,7 @@ export class ToolGate {
   readonly #clock: () => number;
   readonly #recording: Recording | undefined;
   readonly #replayLimits: Limits;
+  readonly #observer: CallObserver | undefined;
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
@@ -91,6 +100,7 @@ export class ToolGate {
       options.timeoutMs === undefined ? 600_000 : checkTimeout(options.timeoutMs, 'the gate option');
     this.#clock = options.clock ?? (() => performance.now());
     this.#recording = options.recording;
+    this.#observer = options.observer;
     // recorded outputs were capped when they were recorded; errors are capped again, the same way
     this.#replayLimits = { ...this.limits, outputChars: Infinity, contentBytes: Infinity };
   }
@@ -125,12 +135,16 @@ export class ToolGate {
   async run(run: GateRun): Promise<ToolResult> {
     const { grant, options = {} } = run;
     const started = this.#clock();
-    const call: RecordedCall = {
+    const call: ObservedRecordedCall = {
       recorder: run.recorder ?? this.recorder,
       callId: this.#callIds(),
       agent: grant.agent,
       tool: typeof run.tool === 'string' ? run.tool : String(run.tool),
     };
+    if (this.#observer !== undefined) {
+      const { callId, agent, tool } = call;
+      call.observation = observeCall(this.#observer, { callId, agent, tool, granted: grant.granted });
+    }
     // parameters past the bound are refused before anything runs, and never reach the ledger
     const oversized = oversizedParameters(run.parameters, this.limits.parameterChars);
     if (oversized !== undefined) {
@@ -165,6 +179,7 @@ export class ToolGate {
     // a replay words its record and its refusal as the run did (see RecordedDecision)
     const recorded = recordDecided(call, decided, replayed?.reason);
     if (recorded instanceof Promise) await recorded;
+    if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {
       const reason = decisionSentence(decided.verdict, decided.answer);
       const error = replayed?.refusal ?? denied(call.agent, call.tool, reason);
@@ -256,14 +271,31 @@ export class ToolGate {
           }
         : { callId, tool, isError: true, error: errorDataOf(outcome.error, this.limits), durationMs };
     const recorded = recordReturned(call, ending);
-    return recorded instanceof Promise ? recorded.then(() => ending) : ending;
+    const { observation } = call;
+    if (observation === undefined) return recorded instanceof Promise ? recorded.then(() => ending) : ending;
+    const observed = (receipt: unknown) => {
+      const ledger = receiptOf(receipt);
+      observeEnded(observation, {
+        isError: ending.isError,
+        ...(ending.isError ? { error: ending.error } : {}),
+        durationMs: ending.durationMs,
+        ...(ledger === undefined ? {} : { ledger }),
+      });
+      return ending;
+    };
+    return recorded instanceof Promise ? recorded.then(observed) : observed(recorded);
   }
 }
 
 type Outcome = CappedOutput | { error: unknown };
 
+/** A call as the stations see it, and what observes it. */
+interface ObservedRecordedCall extends RecordedCall {
+  observation?: CallObservation | undefined;
+}
+
 interface Finish {
-  call: RecordedCall;
+  call: ObservedRecordedCall;
   started: number;
   outcome: Outcome;
 }

@@ -18,6 +18,7 @@ export { type Manifest, manifestSchema, parseManifest } from './manifest.js';
 export type { Limits } from './pipeline/cap.js';
 export { type Answer, decisionSentence } from './pipeline/decide.js';
 export { exactGrant, type Grant, patternGrant } from './pipeline/grant.js';
+export type { CallObserver } from './pipeline/observe.js';
 export {
   type Policy,
   type PolicyDocument,

@@ -37,8 +37,15 @@ export {
   truncationMarker,
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
+export { modelJson } from './model-json.js';
 export { defaultLimits } from './pipeline/cap.js';
 export type { AnswerSource } from './pipeline/decide.js';
+export type {
+  CallObservation,
+  ObservedCall,
+  ObservedEnding,
+  RecordReceipt,
+} from './pipeline/observe.js';
 export type { RecordedDecision, Recording, RecordingQuery } from './pipeline/recording.js';
 export { plainSchema } from './plain-schema.js';
 export type { Decision } from './policy.js';

@@ -2,6 +2,7 @@ import type { ContentPart } from './content.js';
 import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
 import type { Answer } from './pipeline/decide.js';
+import type { RecordReceipt } from './pipeline/observe.js';
 import type { PolicyVerdict } from './policy.js';
 import type { JsonSchema } from './tool.js';
 
@@ -101,7 +102,8 @@ export interface ToolChangedRecord {
 export interface Recorder {
   toolCalled(record: ToolCalledRecord): void | Promise<void>;
   policyDecided(record: PolicyDecidedRecord): void | Promise<void>;
-  toolReturned(record: ToolReturnedRecord): void | Promise<void>;
+  /** May resolve with where the record landed (the ledger's `LedgerRecorder`: its run id and seq), for a gate's observer. */
+  toolReturned(record: ToolReturnedRecord): void | Promise<void> | RecordReceipt | Promise<RecordReceipt>;
   /**
    * Told when a derived agent ({@link AgentHandle.narrow}) makes its first call, before that call's
    * `toolCalled` (its ancestors' derivations first, when they made no call yet).

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Approver,
+  type CallObserver,
   type CallOptions,
   type Grant,
   messageOf,
@@ -24,6 +25,11 @@ export interface GatewayOptions {
   callIds?: () => string;
   /** Told what an operator should know: tool changes, reloads, refused reloads. Default: stderr. */
   log?: (line: string) => void;
+  /**
+   * Watches every call of the gateway's gate (`@toolgate/otel`'s `otelObserver`): the client is
+   * the call's agent, each span carries the ledger's run id and seq.
+   */
+  observer?: CallObserver;
 }
 
 /**
@@ -75,6 +81,7 @@ export class Gateway {
       recorder: this.recorder,
       callIds: this.#callIds,
       timeoutMs: Number.POSITIVE_INFINITY, // each call's budget is the config's in force (see callTool)
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
   }
 

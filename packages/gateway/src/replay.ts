@@ -106,7 +106,9 @@ class Sequencer {
       policyDecided: (record: PolicyDecidedRecord) =>
         held(`${record.callId}:policy.decided`, async () => target.policyDecided(record)),
       toolReturned: (record: ToolReturnedRecord) =>
-        held(`${record.callId}:tool.returned`, async () => target.toolReturned(record)),
+        held(`${record.callId}:tool.returned`, async () => {
+          await target.toolReturned(record);
+        }),
     };
   }
 

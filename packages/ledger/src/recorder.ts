@@ -131,7 +131,8 @@ export class LedgerRecorder implements Recorder {
     });
   }
 
-  async toolReturned(record: ToolReturnedRecord): Promise<void> {
+  /** Resolves with where `tool.returned` landed (run id and seq), for a gate's observer. */
+  async toolReturned(record: ToolReturnedRecord): Promise<{ runId: string; seq: number }> {
     const { callId, tool, durationMs } = record;
     this.#decisions.delete(callId);
     const payload: JsonObject = record.isError
@@ -141,7 +142,8 @@ export class LedgerRecorder implements Recorder {
     if (!record.isError && record.content !== undefined)
       payload.content = record.content as unknown as JsonValue;
     if (typeof durationMs === 'number' && Number.isFinite(durationMs)) payload.durationMs = durationMs;
-    await this.#call('tool.returned', record, payload);
+    const event = await this.#call('tool.returned', record, payload);
+    return { runId: event.runId, seq: event.seq };
   }
 
   /** Records a remote tool that changed, conflicted or was withheld as `tool.changed`, the server as actor. */

@@ -8,6 +8,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type CallObserver,
   type CallOptions,
   type Limits,
   type Tool,
@@ -41,6 +42,11 @@ export interface McpServerOptions {
    * message (default 10,000).
    */
   limits?: Partial<Limits>;
+  /**
+   * Watches every call of the gate made here when a registry is given (`@toolgate/otel`'s
+   * `otelObserver({ attributes: { 'mcp.method.name': 'tools/call' } })`); a gate given brings its own.
+   */
+  observer?: CallObserver;
 }
 
 /**
@@ -60,7 +66,7 @@ export interface McpServerOptions {
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(source: ToolRegistry | ToolGate, options: McpServerOptions): Server {
-  const gate = source instanceof ToolGate ? source : exposingGate(source, options.limits);
+  const gate = source instanceof ToolGate ? source : exposingGate(source, options.limits, options.observer);
   const tools = exposedTools(gate.registry, options.tools);
   const listed: McpTool[] = tools.map(toMcpTool);
   const pageSize = options.pageSize ?? 100;
@@ -102,12 +108,17 @@ export function createMcpServer(source: ToolRegistry | ToolGate, options: McpSer
 
 /**
  * The gate of a server: no policy of its own (the grant is the boundary), no recorder, no budget but
- * each tool's own (a caller's deadline still ends a call), the limits given.
+ * each tool's own (a caller's deadline still ends a call), the limits given, and the observer given.
  */
-export function exposingGate(registry: ToolRegistry, limits?: Partial<Limits>): ToolGate {
+export function exposingGate(
+  registry: ToolRegistry,
+  limits?: Partial<Limits>,
+  observer?: CallObserver,
+): ToolGate {
   return new ToolGate(registry, {
     timeoutMs: Number.POSITIVE_INFINITY,
     ...(limits === undefined ? {} : { limits }),
+    ...(observer === undefined ? {} : { observer }),
   });
 }
 

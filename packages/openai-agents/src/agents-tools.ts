@@ -2,6 +2,7 @@ import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ToolDescription } from '@toolgate/core';
 import type { ExternalDecision } from '@toolgate/core/internal';
 import { AskedCalls } from './asked-calls.js';
+import { type GatedSet, markCurrent } from './current-tools.js';
 import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
@@ -41,6 +42,19 @@ export interface GatedAgentsTools {
   readonly runOptions: GatedRunOptions;
   /** For each tool: whether Agents got its schema in strict mode, and Agents' reason when not. */
   readonly strictness: Readonly<Record<string, Strictness>>;
+  /**
+   * Reads the calls a run state is waiting on approval for (its interruptions, with their
+   * arguments) back into these tools, and returns the state: call it on a state restored with
+   * `RunState.fromString` — in another process, with tools made there — before you `approve` /
+   * `reject` and `run` it again, so a rejection is recorded like one answered in the process that
+   * asked. The pending asks live in the state, not in this process.
+   *
+   * @example
+   * const state = gated.resume(await RunState.fromString(agent, saved));
+   * state.reject(state.getInterruptions()[0]);
+   * await run(agent, state, gated.runOptions);
+   */
+  resume<State extends { getInterruptions(): readonly { rawItem: unknown }[] }>(state: State): State;
 }
 
 /**
@@ -62,10 +76,12 @@ export async function agentsTools(
   const approvedBy = options.approvedBy ?? 'openai-agents';
   const lane = new SerialLane();
   const asked = new AskedCalls(handle, lane, approvedBy);
+  const set: GatedSet = { handle, lane, asked };
   const strictness: Record<string, Strictness> = {};
   const tools: FunctionTool<unknown, never, unknown>[] = [];
   for (const description of await handle.toolSchemas()) {
     const built = gatedTool(handle, description, {
+      set,
       lane,
       asked,
       approvedBy,
@@ -74,12 +90,17 @@ export async function agentsTools(
     tools.push(built.tool);
     strictness[description.name] = built.strictness;
   }
+  const names = new Set(Object.keys(strictness));
   return {
     tools,
     strictness,
+    resume: (state) => {
+      asked.restore(state.getInterruptions(), names);
+      return state;
+    },
     runOptions: {
       toolNotFoundBehavior: 'return_error_to_model',
-      toolErrorFormatter: gatedErrorFormatter(handle, lane, asked),
+      toolErrorFormatter: gatedErrorFormatter(set),
       toolExecution: { maxFunctionToolConcurrency: 1 },
     },
   };
@@ -92,6 +113,7 @@ interface CallDetails {
 }
 
 interface Shared {
+  set: GatedSet;
   lane: SerialLane;
   asked: AskedCalls;
   approvedBy: string;
@@ -106,6 +128,7 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
       name,
       description: description.description,
       isEnabled: async ({ runContext }: { runContext: RunContext }) => {
+        markCurrent(runContext, shared.set);
         await shared.asked.sweep(runContext);
         return true;
       },

@@ -30,6 +30,21 @@ export class AskedCalls {
     this.#calls.set(callId, { tool, parameters });
   }
 
+  /**
+   * Keeps the asked calls a run state holds (its interruptions: each call with its arguments), so a
+   * state serialised in one process and answered in another records its rejections. Only this set's
+   * tools, and only calls policy still sends to `ask`, are kept (a later check decides again).
+   */
+  restore(interruptions: readonly { rawItem: unknown }[], tools: ReadonlySet<string>): void {
+    for (const item of interruptions) {
+      const raw = item.rawItem as { type?: unknown; name?: unknown; callId?: unknown; arguments?: unknown };
+      if (raw.type !== 'function_call' || typeof raw.callId !== 'string' || typeof raw.name !== 'string')
+        continue;
+      if (!tools.has(raw.name) || this.#calls.has(raw.callId)) continue;
+      this.#calls.set(raw.callId, { tool: raw.name, parameters: parsedArguments(raw.arguments) });
+    }
+  }
+
   /** Forgets a call that is running (it was approved). */
   forget(callId: string): void {
     this.#calls.delete(callId);
@@ -64,5 +79,15 @@ export class AskedCalls {
       if (runContext.isToolApproved({ toolName: asked.tool, callId }) === false)
         await this.rejected(runContext, callId);
     }
+  }
+}
+
+/** A function call's arguments as the model sent them: JSON text, parsed; what is not JSON, as the text. */
+function parsedArguments(text: unknown): unknown {
+  if (typeof text !== 'string') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

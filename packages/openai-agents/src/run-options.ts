@@ -1,12 +1,12 @@
 import type { ToolErrorFormatter } from '@openai/agents';
 import type { AgentHandle } from '@toolgate/core';
-import type { AskedCalls } from './asked-calls.js';
+import { currentSet, type GatedSet } from './current-tools.js';
 import { errorText } from './model-output.js';
-import type { SerialLane } from './serial-lane.js';
 
 /**
  * Agents' hook for the two calls it answers without running a tool, turned into gate calls that
- * are recorded and never run anything:
+ * are recorded and never run anything, through the gated tools of the agent whose turn it is (after
+ * a handoff, the handed-to agent's, when it was given gated tools):
  *
  * - `tool_not_found` (the model called a tool the agent was not given): a name outside the grant
  *   goes to the handle, which refuses it with CAPABILITY_VIOLATION before any resolver is touched.
@@ -17,18 +17,16 @@ import type { SerialLane } from './serial-lane.js';
  *   call goes to the gate with the rejection as its external decision, so the ledger records
  *   `not approved by …` (see {@link AskedCalls}).
  */
-export function gatedErrorFormatter(
-  handle: AgentHandle,
-  lane: SerialLane,
-  asked: AskedCalls,
-): ToolErrorFormatter {
-  let unoffered: AgentHandle | undefined;
+export function gatedErrorFormatter(own: GatedSet): ToolErrorFormatter {
+  const unoffered = new WeakMap<AgentHandle, AgentHandle>();
   return async ({ kind, toolName, callId, runContext }) => {
+    // after a handoff, the handed-to agent's own tools answer for its calls
+    const { handle, lane, asked } = currentSet(runContext, own);
     if (kind === 'tool_not_found') {
       let refusing = handle;
       if (handle.manifest.tools.includes(toolName)) {
-        unoffered ??= handle.narrow([], `${handle.manifest.name}/unoffered`);
-        refusing = unoffered;
+        refusing = unoffered.get(handle) ?? handle.narrow([], `${handle.manifest.name}/unoffered`);
+        unoffered.set(handle, refusing);
       }
       const result = await lane.run(() => refusing.callTool(toolName));
       return result.isError ? errorText(result.error) : undefined;

@@ -84,6 +84,16 @@ export function testRegistry(trace: Trace): ToolRegistry {
     )
     .register(
       defineTool({
+        name: 'survey',
+        description: 'Counts what grows; its keys are not in canonical order.',
+        input: z.object({}),
+        run: () => ({ zebra: 1, moss: { tall: 2, deep: [{ y: 1, x: 2 }] } }),
+        parallelSafe: true,
+        policySubject: () => ({}),
+      }),
+    )
+    .register(
+      defineTool({
         name: 'sketch',
         description: 'Draws a tiny picture.',
         input: z.object({ title: z.string().describe('what to draw') }),

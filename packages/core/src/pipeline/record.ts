@@ -59,8 +59,8 @@ export type Ending =
     }
   | { callId: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
-/** The record station's last record: how the call ended. */
-export function recordReturned(call: RecordedCall, ending: Ending): void | Promise<void> {
+/** The record station's last record: how the call ended; resolves with what the recorder returned (a receipt, maybe). */
+export function recordReturned(call: RecordedCall, ending: Ending): unknown {
   if (call.recorder === noopRecorder) return;
   const record: ToolReturnedRecord = { ...ending, agent: call.agent };
   return call.recorder.toolReturned(record);
@@ -68,7 +68,7 @@ export function recordReturned(call: RecordedCall, ending: Ending): void | Promi
 
 /** Holds one call's records so a concurrent batch can be recorded in the model's order. */
 export class BufferedRecorder implements Recorder {
-  readonly #writes: ((recorder: Recorder) => void | Promise<void>)[] = [];
+  readonly #writes: ((recorder: Recorder) => unknown)[] = [];
   toolCalled(record: ToolCalledRecord) {
     this.#writes.push((recorder) => recorder.toolCalled(record));
   }

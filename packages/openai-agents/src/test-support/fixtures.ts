@@ -69,6 +69,21 @@ const painter = defineTool({
     }),
 });
 
+/** Returns keys out of canonical order, with a text rendering of its output beside an image. */
+const survey = defineTool({
+  name: 'survey',
+  description: 'Counts what grows.',
+  input: z.object({}),
+  run: () =>
+    toolResult({
+      output: { zebra: 1, moss: { tall: 2, deep: [{ y: 1, x: 2 }] } },
+      content: [
+        { type: 'text', text: '{"zebra":1,"moss":{"tall":2,"deep":[{"y":1,"x":2}]}}' },
+        { type: 'image', data: pixel, mimeType: 'image/png' },
+      ],
+    }),
+});
+
 /** Every run counts here: a test proves a refused call never ran. */
 export const ran = { vault: 0, wire: 0 };
 
@@ -112,7 +127,8 @@ export function registry(): ToolRegistry {
     .register(painter)
     .register(vault)
     .register(wire)
-    .register(wait);
+    .register(wait)
+    .register(survey);
 }
 
 /** Denies the vault, asks about wires, allows the rest. */
@@ -120,7 +136,7 @@ export const policy = new RulePolicy({
   rules: [
     { tools: ['vault'], decision: 'deny', reason: 'the vault stays shut' },
     { tools: ['wire'], decision: 'ask', reason: 'money leaves' },
-    { tools: ['oracle', 'scribe', 'painter', 'wait'], decision: 'allow', reason: 'harmless' },
+    { tools: ['oracle', 'scribe', 'painter', 'wait', 'survey'], decision: 'allow', reason: 'harmless' },
   ],
 });
 
