@@ -1,14 +1,6 @@
 import type { JsonObject } from './json.js';
-import {
-  type CompiledRule,
-  compileRule,
-  describeResource,
-  describeRule,
-  judges,
-  type Resource,
-  resourcesOf,
-  strictness,
-} from './policy-rules.js';
+import { PolicyIndex } from './policy-index.js';
+import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
 
 /** What policy says about a call. `ask` defers to an approver. */
 export type Decision = 'allow' | 'deny' | 'ask';
@@ -85,7 +77,10 @@ export interface Policy {
 }
 
 /**
- * A policy of rules: when several rules match, the strictest wins (deny > ask > allow). Build one
+ * A policy of rules: when several rules match, the strictest wins (deny > ask > allow), and of
+ * equally strict ones the first. The rules are indexed (by tool name and pattern, then by the
+ * literal parts of their paths, hosts and commands), so a decide with 10,000 rules costs about what
+ * one with a single rule does. Build one
  * from data with {@link parsePolicy} or take a preset from `@toolgate/builtins`' `policies`.
  *
  * @example
@@ -93,12 +88,12 @@ export interface Policy {
  */
 export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
-  readonly #rules: CompiledRule[];
+  readonly #index: PolicyIndex;
   readonly #fallback: PolicyVerdict;
 
   constructor(document: PolicyDocument) {
     this.document = document;
-    this.#rules = document.rules.map((rule, index) => compileRule(rule, index));
+    this.#index = new PolicyIndex(document.rules);
     const decision = document.default ?? 'deny';
     this.#fallback = Object.freeze({ decision, reason: `no rule matched; the default is ${decision}` });
   }
@@ -118,17 +113,7 @@ export class RulePolicy implements Policy {
   }
 
   #judge(tool: string, resource: Resource, name: boolean): PolicyVerdict {
-    let decided: CompiledRule | undefined;
-    let skipped = false;
-    for (const compiled of this.#rules) {
-      if (!compiled.tool(tool)) continue;
-      if (!judges(compiled, resource)) {
-        skipped ||= resource.kind === 'unknown';
-        continue;
-      }
-      if (decided === undefined || strictness[compiled.rule.decision] > strictness[decided.rule.decision])
-        decided = compiled;
-    }
+    const { decided, skipped } = this.#index.judge(tool, resource);
     const prefix = name ? `${describeResource(resource)}: ` : '';
     if (decided === undefined) {
       if (!skipped)

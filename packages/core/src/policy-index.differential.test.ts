@@ -1,0 +1,285 @@
+import picomatch from 'picomatch';
+import { describe, expect, it } from 'vitest';
+import type { Decision, PolicyRule } from './policy.js';
+import { PolicyIndex } from './policy-index.js';
+import { type CompiledRule, commandTokens, judges, type Resource, strictness } from './policy-rules.js';
+
+/** The rules compiled as before they were indexed: picomatch over each rule's patterns, eagerly. */
+function compiledEagerly(rules: readonly PolicyRule[]): CompiledRule[] {
+  return rules.map((rule, index) => ({
+    index,
+    rule,
+    tool: rule.tools ? picomatch([...rule.tools], { dot: true }) : () => true,
+    constrained: rule.paths !== undefined || rule.commands !== undefined || rule.hosts !== undefined,
+    ...(rule.paths ? { path: picomatch([...rule.paths], { dot: true }) } : {}),
+    ...(rule.hosts
+      ? {
+          host: picomatch(
+            rule.hosts.map((host) => host.toLowerCase()),
+            { dot: true },
+          ),
+        }
+      : {}),
+    ...(rule.commands ? { commands: rule.commands.map(commandTokens) } : {}),
+  }));
+}
+
+/** The judgement a scan of every rule gives (the policy before it was indexed). */
+function scanned(compiledRules: readonly CompiledRule[], tool: string, resource: Resource) {
+  let decided: number | undefined;
+  let skipped = false;
+  for (const compiled of compiledRules) {
+    const { index, rule } = compiled;
+    if (!compiled.tool(tool)) continue;
+    if (!judges(compiled, resource)) {
+      skipped ||= resource.kind === 'unknown';
+      continue;
+    }
+    if (
+      decided === undefined ||
+      strictness[rule.decision] > strictness[compiledRules[decided]!.rule.decision]
+    )
+      decided = index;
+  }
+  return { decided, skipped };
+}
+
+/** A seeded generator, so a failure names a case that can be run again. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+  const some = <T>(values: readonly T[], most: number): T[] =>
+    Array.from({ length: 1 + Math.floor(next() * most) }, () => pick(values));
+  return { next, pick, some };
+}
+
+const tools = [
+  'read_file',
+  'write_file',
+  'shell',
+  'fetch',
+  'mcp__fs__read',
+  'mcp__fs__write',
+  'a.b',
+  './x',
+  'x/y',
+  'READ_FILE',
+  'sh ll',
+];
+const toolGlobs = [
+  ...tools,
+  'mcp__*',
+  'mcp__fs__*',
+  '*',
+  '*_file',
+  'read_*',
+  '{read,write}_file',
+  '!shell',
+  'sh?ll',
+  '.x*',
+  'x/*',
+  '**',
+  'a.*',
+  '[rs]*',
+  'mcp__fs__{read,write}',
+  '@(shell|fetch)',
+];
+const paths = [
+  'src/a.ts',
+  'src',
+  'src/',
+  'src/lib/b.ts',
+  './src/a.ts',
+  'src//a.ts',
+  '/etc/passwd',
+  'etc/passwd',
+  '.env',
+  'app/.env',
+  'src/../etc',
+  'a b/c.ts',
+  'SRC/a.ts',
+  'packages/p1/src/index.ts',
+  '',
+  'src\\a.ts',
+  '~/x',
+  '/',
+  'src/.',
+  '..',
+];
+const pathGlobs = [
+  'src/**',
+  'src/*',
+  'src',
+  'src/a.ts',
+  '**/.env',
+  '.env',
+  '/etc/**',
+  './src/**',
+  'src/**/*.ts',
+  '{src,lib}/**',
+  '!src/**',
+  'packages/*/src/**',
+  'src/lib/**',
+  'a b/**',
+  'SRC/**',
+  '**',
+  'src/',
+  '~/**',
+  'src//a.ts',
+  '/**',
+  'src/./a.ts',
+  'src\\a.ts',
+  'src/@(a|b).ts',
+  'src/+(lib)/**',
+  '..',
+];
+const hosts = [
+  'api.example.com',
+  'example.com',
+  'Example.COM',
+  'a.b.example.com',
+  'evil.com',
+  'example.com.',
+  '127.0.0.1',
+  '[::1]',
+  'x/y.com',
+  'api.example.com:443',
+  '',
+];
+const hostGlobs = [
+  'api.example.com',
+  '*.example.com',
+  'example.com',
+  '**.example.com',
+  '*',
+  '*.com',
+  '{api,www}.example.com',
+  'EXAMPLE.com',
+  '127.0.0.*',
+  'example.*',
+  '*example.com',
+  'x/*',
+];
+const argvs: string[][] = [
+  ['npm', 'test'],
+  ['npm', 'test', '--watch'],
+  ['git', 'status'],
+  ['/bin/rm', '-rf', 'x'],
+  ['./rm', '-rf'],
+  ['rm', '-rf', '/'],
+  ['rm'],
+  ['\u0000glob *.ts'],
+  ['npm', '\u0000glob x'],
+  ['\u0000code:eval'],
+  ['sh', '-c', '\u0000code:x'],
+  [''],
+  ['FOO=1', 'npm', 'test'],
+  ['/usr/bin/npm', 'test'],
+  [],
+  ['rm', '\u0000glob *', '/'],
+];
+const commandGlobs = [
+  'npm test',
+  'npm test *',
+  'git status *',
+  'rm -rf *',
+  'rm *',
+  '*',
+  '/bin/rm *',
+  'npm',
+  'rm -rf /',
+  ' npm  test ',
+  'rm * /',
+];
+const decisions: Decision[] = ['allow', 'ask', 'deny'];
+
+function ruleFrom(generate: ReturnType<typeof random>): PolicyRule {
+  const rule: { -readonly [K in keyof PolicyRule]: PolicyRule[K] } = { decision: generate.pick(decisions) };
+  if (generate.next() < 0.7) rule.tools = generate.some(toolGlobs, 3);
+  const kind = generate.next();
+  if (kind < 0.3) rule.paths = generate.some(pathGlobs, 3);
+  else if (kind < 0.5) rule.commands = generate.some(commandGlobs, 3);
+  else if (kind < 0.65) rule.hosts = generate.some(hostGlobs, 2);
+  else if (kind < 0.72) {
+    rule.paths = generate.some(pathGlobs, 2);
+    rule.hosts = generate.some(hostGlobs, 2);
+  }
+  return rule;
+}
+
+function resourceFrom(generate: ReturnType<typeof random>): Resource {
+  const kind = generate.next();
+  if (kind < 0.1) return { kind: 'unknown' };
+  if (kind < 0.2) return { kind: 'none' };
+  if (kind < 0.5) return { kind: 'path', value: generate.pick(paths) };
+  if (kind < 0.8) return { kind: 'command', value: generate.pick(argvs) };
+  return { kind: 'host', value: generate.pick(hosts) };
+}
+
+describe('the policy index against a scan of every rule', () => {
+  it('picks the same deciding rule, and sets the same rules aside, for any rules and any resource', () => {
+    for (let seed = 1; seed <= 1000; seed++) {
+      const generate = random(seed);
+      const rules = Array.from({ length: 1 + Math.floor(generate.next() * 14) }, () => ruleFrom(generate));
+      // Looked up however few the rules (`scanBelow` 0), and as a policy of that size is by default.
+      const indexes = [new PolicyIndex(rules, 0), new PolicyIndex(rules)];
+      const eager = compiledEagerly(rules);
+      for (let call = 0; call < 12; call++) {
+        const tool = generate.pick(tools);
+        const resource = resourceFrom(generate);
+        const expected = scanned(eager, tool, resource);
+        for (const index of indexes) {
+          const judged = index.judge(tool, resource);
+          const found = { decided: judged.decided?.index, skipped: judged.skipped };
+          if (found.decided !== expected.decided || found.skipped !== expected.skipped)
+            expect({ seed, call, tool, resource, rules, found }).toEqual({
+              seed,
+              call,
+              tool,
+              resource,
+              rules,
+              found: expected,
+            });
+        }
+      }
+    }
+  });
+
+  it('finds the rule among 10,000 that a scan finds, for tool, path, command and host rules', () => {
+    const rules: PolicyRule[] = Array.from({ length: 10_000 }, (_, index) => {
+      switch (index % 4) {
+        case 0:
+          return { tools: [`tool_${index}`], decision: 'allow' };
+        case 1:
+          return { tools: ['read_*'], paths: [`packages/p${index}/**`], decision: 'ask' };
+        case 2:
+          return { tools: ['shell'], commands: [`program_${index} test *`], decision: 'allow' };
+        default:
+          return { hosts: [`*.host${index}.example.com`], decision: 'deny' };
+      }
+    });
+    const index = new PolicyIndex(rules);
+    const eager = compiledEagerly(rules);
+    const cases: [string, Resource][] = [
+      ['tool_9996', { kind: 'none' }],
+      ['read_file', { kind: 'path', value: 'packages/p9997/src/a.ts' }],
+      ['shell', { kind: 'command', value: ['/usr/local/bin/program_9998', 'test', 'x'] }],
+      ['fetch', { kind: 'host', value: 'API.host9999.example.com' }],
+      ['read_file', { kind: 'path', value: 'packages/p9997' }],
+      ['read_file', { kind: 'unknown' }],
+    ];
+    for (const [tool, resource] of cases) {
+      const judged = index.judge(tool, resource);
+      expect({ decided: judged.decided?.index, skipped: judged.skipped }).toEqual(
+        scanned(eager, tool, resource),
+      );
+    }
+    expect(index.judge('read_file', { kind: 'path', value: 'packages/p9997/src/a.ts' }).decided?.index).toBe(
+      9997,
+    );
+  });
+});
