@@ -14,6 +14,8 @@ export const policyDocumentSchema = z.strictObject({
   rules: z.array(
     z.strictObject({
       tools: patterns.optional(),
+      agents: patterns.optional(),
+      clients: patterns.optional(),
       paths: patterns.optional(),
       commands: patterns.optional(),
       hosts: patterns.optional(),

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import type { Decision, PolicyRule } from './policy.js';
+import type { Decision, PolicyRequest, PolicyRule } from './policy.js';
 import { PolicyIndex } from './policy-index.js';
 import { type CompiledRule, commandTokens, judges, type Resource, strictness } from './policy-rules.js';
 
@@ -24,13 +24,25 @@ function compiledEagerly(rules: readonly PolicyRule[]): CompiledRule[] {
   }));
 }
 
+/** True when the rule's conditions on who calls hold, by picomatch directly. */
+function holds(rule: PolicyRule, request: PolicyRequest): boolean {
+  if (rule.agents && !picomatch([...rule.agents], { dot: true })(request.agentPath ?? request.agent))
+    return false;
+  if (
+    rule.clients &&
+    (request.client === undefined || !picomatch([...rule.clients], { dot: true })(request.client))
+  )
+    return false;
+  return true;
+}
+
 /** The judgement a scan of every rule gives (the policy before it was indexed). */
-function scanned(compiledRules: readonly CompiledRule[], tool: string, resource: Resource) {
+function scanned(compiledRules: readonly CompiledRule[], request: PolicyRequest, resource: Resource) {
   let decided: number | undefined;
   let skipped = false;
   for (const compiled of compiledRules) {
     const { index, rule } = compiled;
-    if (!compiled.tool(tool)) continue;
+    if (!compiled.tool(request.tool) || !holds(rule, request)) continue;
     if (!judges(compiled, resource)) {
       skipped ||= resource.kind === 'unknown';
       continue;
@@ -196,10 +208,16 @@ const commandGlobs = [
   'rm * /',
 ];
 const decisions: Decision[] = ['allow', 'ask', 'deny'];
+const agents = ['lead', 'lead/critic', 'lead/critic/sub', 'other', 'lead-2'];
+const agentGlobs = ['lead', 'lead/*', 'lead/**', '*', '**', 'other', 'lead*'];
+const clients = [undefined, 'desktop', 'ci', 'ci-nightly'];
+const clientGlobs = ['desktop', 'ci*', '*'];
 
 function ruleFrom(generate: ReturnType<typeof random>): PolicyRule {
   const rule: { -readonly [K in keyof PolicyRule]: PolicyRule[K] } = { decision: generate.pick(decisions) };
   if (generate.next() < 0.7) rule.tools = generate.some(toolGlobs, 3);
+  if (generate.next() < 0.2) rule.agents = generate.some(agentGlobs, 2);
+  if (generate.next() < 0.15) rule.clients = generate.some(clientGlobs, 2);
   const kind = generate.next();
   if (kind < 0.3) rule.paths = generate.some(pathGlobs, 3);
   else if (kind < 0.5) rule.commands = generate.some(commandGlobs, 3);
@@ -229,17 +247,26 @@ describe('the policy index against a scan of every rule', () => {
       const indexes = [new PolicyIndex(rules, 0), new PolicyIndex(rules)];
       const eager = compiledEagerly(rules);
       for (let call = 0; call < 12; call++) {
-        const tool = generate.pick(tools);
+        const client = generate.pick(clients);
+        const request: PolicyRequest = {
+          agent: generate.pick(agents),
+          ...(generate.next() < 0.3
+            ? { agentPath: generate.pick(['lead/critic', 'lead/a/b', 'other/lead']) }
+            : {}),
+          tool: generate.pick(tools),
+          parameters: {},
+          ...(client === undefined ? {} : { client }),
+        };
         const resource = resourceFrom(generate);
-        const expected = scanned(eager, tool, resource);
+        const expected = scanned(eager, request, resource);
         for (const index of indexes) {
-          const judged = index.judge(tool, resource);
+          const judged = index.judge(request, resource);
           const found = { decided: judged.decided?.index, skipped: judged.skipped };
           if (found.decided !== expected.decided || found.skipped !== expected.skipped)
-            expect({ seed, call, tool, resource, rules, found }).toEqual({
+            expect({ seed, call, request, resource, rules, found }).toEqual({
               seed,
               call,
-              tool,
+              request,
               resource,
               rules,
               found: expected,
@@ -272,14 +299,14 @@ describe('the policy index against a scan of every rule', () => {
       ['read_file', { kind: 'path', value: 'packages/p9997' }],
       ['read_file', { kind: 'unknown' }],
     ];
+    const call = (tool: string): PolicyRequest => ({ agent: 'a', tool, parameters: {} });
     for (const [tool, resource] of cases) {
-      const judged = index.judge(tool, resource);
+      const judged = index.judge(call(tool), resource);
       expect({ decided: judged.decided?.index, skipped: judged.skipped }).toEqual(
-        scanned(eager, tool, resource),
+        scanned(eager, call(tool), resource),
       );
     }
-    expect(index.judge('read_file', { kind: 'path', value: 'packages/p9997/src/a.ts' }).decided?.index).toBe(
-      9997,
-    );
+    const path = { kind: 'path', value: 'packages/p9997/src/a.ts' } as const;
+    expect(index.judge(call('read_file'), path).decided?.index).toBe(9997);
   });
 });

@@ -1,4 +1,4 @@
-import type { PolicyRule } from './policy.js';
+import type { PolicyRequest, PolicyRule } from './policy.js';
 import { type CompiledRule, compileRule, GlobCache, type Resource } from './policy-rules.js';
 import { ToolRules } from './policy-tool-rules.js';
 
@@ -68,13 +68,13 @@ export class PolicyIndex {
     );
   }
 
-  /** The rule that decides `resource` of a call of `tool`, and whether an unknown subject set a rule aside. */
-  judge(tool: string, resource: Resource): Judgement {
+  /** The rule that decides `resource` of `request`, and whether an unknown subject set a rule aside. */
+  judge(request: PolicyRequest, resource: Resource): Judgement {
     let decided: CompiledRule | undefined;
     let skipped = false;
-    for (const toolRules of this.#rulesOf(tool)) {
-      decided = toolRules.judge(resource, decided);
-      if (resource.kind === 'unknown') skipped ||= toolRules.skipsUnknown;
+    for (const toolRules of this.#rulesOf(request.tool)) {
+      decided = toolRules.judge(request, resource, decided);
+      if (resource.kind === 'unknown') skipped ||= toolRules.setsAside(request);
     }
     return { decided, skipped };
   }

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { Decision, PolicyRule, PolicySubject } from './policy.js';
+import type { Decision, PolicyRequest, PolicyRule, PolicySubject } from './policy.js';
 
 /** How strict each decision is: the strictest verdict wins. */
 export const strictness: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -25,6 +25,11 @@ export interface CompiledRule {
   readonly path?: (path: string) => boolean;
   readonly host?: (host: string) => boolean;
   readonly commands?: readonly (readonly string[])[];
+  /**
+   * The rule's conditions on the call itself (who makes it: `agents`, `clients`), checked after a
+   * lookup found the rule; undefined when it has none.
+   */
+  readonly applies?: ((request: PolicyRequest) => boolean) | undefined;
 }
 
 /**
@@ -68,15 +73,32 @@ export function compileRule(rule: PolicyRule, index: number, globs = new GlobCac
   return {
     index,
     rule,
-    tool: tools ? globs.any(tools) : everyTool,
+    tool: tools ? globs.any(tools) : always,
     constrained: paths !== undefined || commands !== undefined || hosts !== undefined,
     path: paths ? globs.any(paths) : undefined,
     host: hosts ? globs.any(hosts.map((host) => host.toLowerCase())) : undefined,
     commands: commands?.map(commandTokens),
+    applies: conditionsOf(rule, globs),
   };
 }
 
-const everyTool = () => true;
+/** A rule's conditions on who calls, as one test; undefined when it has none. */
+function conditionsOf(rule: PolicyRule, globs: GlobCache): ((request: PolicyRequest) => boolean) | undefined {
+  const { agents, clients } = rule;
+  if (agents === undefined && clients === undefined) return undefined;
+  const agent = agents ? globs.any(agents) : always;
+  const client = clients ? globs.any(clients) : undefined;
+  return (request) =>
+    agent(request.agentPath ?? request.agent) &&
+    (client === undefined || (request.client !== undefined && client(request.client)));
+}
+
+/** True when `compiled`'s conditions on the call hold for `request` (a rule without any always applies). */
+export function applies(compiled: CompiledRule, request: PolicyRequest): boolean {
+  return compiled.applies === undefined || compiled.applies(request);
+}
+
+const always = () => true;
 
 /**
  * The resources of a call, each to be judged on its own; `[unknown]` when the subject is unknown
@@ -176,6 +198,8 @@ function commandCouldMatch(pattern: readonly string[], argv: readonly string[]):
 export function describeRule(rule: PolicyRule): string {
   const parts: string[] = [rule.decision];
   if (rule.tools) parts.push(`tools ${rule.tools.join(', ')}`);
+  if (rule.agents) parts.push(`agents ${rule.agents.join(', ')}`);
+  if (rule.clients) parts.push(`clients ${rule.clients.join(', ')}`);
   if (rule.paths) parts.push(`paths ${rule.paths.join(', ')}`);
   if (rule.commands) parts.push(`commands ${rule.commands.join(', ')}`);
   if (rule.hosts) parts.push(`hosts ${rule.hosts.join(', ')}`);

@@ -1,4 +1,6 @@
+import type { PolicyRequest } from './policy.js';
 import {
+  applies,
   type CompiledRule,
   codeToken,
   commandTokens,
@@ -6,7 +8,7 @@ import {
   laterToken,
   type Resource,
 } from './policy-rules.js';
-import { bestOf, KeyTrie, outranks } from './policy-trie.js';
+import { byRank, firstApplying, KeyTrie, outranks } from './policy-trie.js';
 
 /** A path glob's leading segments that are plain names (`src/lib/**` → `src`, `lib`). */
 function pathKeys(glob: string): string[] {
@@ -56,11 +58,14 @@ export class ToolRules {
   readonly #rules: CompiledRule[] = [];
   /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
   #few: CompiledRule[] | undefined;
-  #unconstrained: CompiledRule | undefined;
-  #unknownDeny: CompiledRule | undefined;
-  #commandDeny: CompiledRule | undefined;
-  /** True when a rule on paths, commands or hosts allows or asks: an unknown subject skips it. */
-  skipsUnknown = false;
+  /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
+  readonly #unconstrained: CompiledRule[] = [];
+  /** Rules on resources that deny, in rank order: they judge an unknown subject. */
+  readonly #unknownDeny: CompiledRule[] = [];
+  /** Rules on resources that allow or ask: an unknown subject sets them aside. */
+  readonly #setAsideWhenUnknown: CompiledRule[] = [];
+  /** Rules denying commands, in rank order: they judge a command that runs code toolgate cannot read. */
+  #commandDeny: CompiledRule[] = [];
   // Built by seal() only when the rules on paths, commands or hosts are many.
   #paths!: KeyTrie;
   #hosts!: KeyTrie;
@@ -83,14 +88,15 @@ export class ToolRules {
   seal(): void {
     const constrained: CompiledRule[] = [];
     for (const compiled of this.#rules) {
-      if (!compiled.constrained) {
-        if (outranks(compiled, this.#unconstrained)) this.#unconstrained = compiled;
-        continue;
+      if (!compiled.constrained) this.#unconstrained.push(compiled);
+      else {
+        constrained.push(compiled);
+        if (compiled.rule.decision === 'deny') this.#unknownDeny.push(compiled);
+        else this.#setAsideWhenUnknown.push(compiled);
       }
-      constrained.push(compiled);
-      if (compiled.rule.decision !== 'deny') this.skipsUnknown = true;
-      else if (outranks(compiled, this.#unknownDeny)) this.#unknownDeny = compiled;
     }
+    this.#unconstrained.sort(byRank);
+    this.#unknownDeny.sort(byRank);
     if (constrained.length < this.#scanBelow) {
       this.#few = constrained;
       return;
@@ -113,56 +119,64 @@ export class ToolRules {
       if (hosts) this.#hostRules.push(compiled);
       if (commands && compiled.rule.decision === 'deny') this.#denyCommandRules.push(compiled);
     }
-    this.#commandDeny = bestOf(this.#denyCommandRules);
+    this.#commandDeny = [...this.#denyCommandRules].sort(byRank);
     for (const trie of [this.#paths, this.#hosts, this.#commands]) trie.seal();
   }
 
-  /** The rule of these that decides `resource` if it outranks `best`, else `best`. */
-  judge(resource: Resource, best: CompiledRule | undefined): CompiledRule | undefined {
-    if (this.#unconstrained !== undefined && outranks(this.#unconstrained, best)) best = this.#unconstrained;
+  /** True when the call's subject is unknown and a rule of these that applies to it was set aside. */
+  setsAside(request: PolicyRequest): boolean {
+    return this.#setAsideWhenUnknown.some((compiled) => applies(compiled, request));
+  }
+
+  /** The rule of these that decides `resource` of `request` if it outranks `best`, else `best`. */
+  judge(
+    request: PolicyRequest,
+    resource: Resource,
+    best: CompiledRule | undefined,
+  ): CompiledRule | undefined {
+    best = firstApplying(this.#unconstrained, request, best);
     switch (resource.kind) {
       case 'none':
         return best;
       case 'unknown':
-        return this.#unknownDeny !== undefined && outranks(this.#unknownDeny, best)
-          ? this.#unknownDeny
-          : best;
+        return firstApplying(this.#unknownDeny, request, best);
     }
-    if (this.#few !== undefined) return scan(this.#few, resource, best);
+    if (this.#few !== undefined) return scan(this.#few, request, resource, best);
     switch (resource.kind) {
       case 'path': {
         const segments = walkable(resource.value);
         return segments === undefined
-          ? scan(this.#pathRules, resource, best)
-          : this.#paths.best(segments, resource, best);
+          ? scan(this.#pathRules, request, resource, best)
+          : this.#paths.best(segments, request, resource, best);
       }
       case 'host': {
         const host = resource.value.toLowerCase();
         return host.includes('/') || host.includes('\\')
-          ? scan(this.#hostRules, resource, best)
-          : this.#hosts.best(host.split('.').reverse(), resource, best);
+          ? scan(this.#hostRules, request, resource, best)
+          : this.#hosts.best(host.split('.').reverse(), request, resource, best);
       }
       case 'command':
-        return this.#judgeCommand(resource, best);
+        return this.#judgeCommand(request, resource, best);
     }
   }
 
   #judgeCommand(
+    request: PolicyRequest,
     resource: Resource & { kind: 'command' },
     best: CompiledRule | undefined,
   ): CompiledRule | undefined {
     const argv = resource.value;
     // A command running code toolgate cannot read could be anything: every rule denying commands applies.
-    if (hasToken(argv, codeToken))
-      return this.#commandDeny !== undefined && outranks(this.#commandDeny, best) ? this.#commandDeny : best;
+    if (hasToken(argv, codeToken)) return firstApplying(this.#commandDeny, request, best);
     // Tokens known only when it runs could be any words: only rules that deny can judge it, each by its matcher.
-    if (hasToken(argv, laterToken)) return scan(this.#denyCommandRules, resource, best);
-    best = this.#commands.best(argv, resource, best);
+    if (hasToken(argv, laterToken)) return scan(this.#denyCommandRules, request, resource, best);
+    best = this.#commands.best(argv, request, resource, best);
     const program = argv[0] ?? '';
     // A rule denying `rm …` judges `/bin/rm …` too: walk the program's basename as well.
     if (program.includes('/'))
       best = this.#commands.best(
         [program.slice(program.lastIndexOf('/') + 1), ...argv.slice(1)],
+        request,
         resource,
         best,
       );
@@ -172,10 +186,12 @@ export class ToolRules {
 
 function scan(
   rules: readonly CompiledRule[],
+  request: PolicyRequest,
   resource: Resource,
   best: CompiledRule | undefined,
 ): CompiledRule | undefined {
-  for (const compiled of rules) if (outranks(compiled, best) && judges(compiled, resource)) best = compiled;
+  for (const compiled of rules)
+    if (outranks(compiled, best) && judges(compiled, resource) && applies(compiled, request)) best = compiled;
   return best;
 }
 

@@ -1,4 +1,5 @@
-import { type CompiledRule, judges, type Resource, strictness } from './policy-rules.js';
+import type { PolicyRequest } from './policy.js';
+import { applies, type CompiledRule, judges, type Resource, strictness } from './policy-rules.js';
 
 /**
  * True when rule `a` decides over rule `b` among rules that judge the same resource: the stricter,
@@ -10,15 +11,24 @@ export function outranks(a: CompiledRule, b: CompiledRule | undefined): boolean 
   return stricter > 0 || (stricter === 0 && a.index < b.index);
 }
 
-/** The first of `rules` that outranks every other. */
-export function bestOf(rules: readonly CompiledRule[]): CompiledRule | undefined {
-  let best: CompiledRule | undefined;
-  for (const rule of rules) if (outranks(rule, best)) best = rule;
+/**
+ * The first of `ranked` (rules in rank order) that applies to `request` and outranks `best`, else
+ * `best`: with no conditions on who calls, that is the first rule or none.
+ */
+export function firstApplying(
+  ranked: readonly CompiledRule[],
+  request: PolicyRequest,
+  best: CompiledRule | undefined,
+): CompiledRule | undefined {
+  for (const rule of ranked) {
+    if (!outranks(rule, best)) return best;
+    if (applies(rule, request)) return rule;
+  }
   return best;
 }
 
 /** Sorts rules so the one that would decide comes first. */
-function byRank(a: CompiledRule, b: CompiledRule): number {
+export function byRank(a: CompiledRule, b: CompiledRule): number {
   return outranks(a, b) ? -1 : outranks(b, a) ? 1 : 0;
 }
 
@@ -64,12 +74,13 @@ export class KeyTrie {
   }
 
   /**
-   * The rule that outranks `best` and every other rule filed along `keys` that judges `resource`,
-   * or `best` when none does. Each node's rules are tried in rank order and only until the
+   * The rule that outranks `best` and every other rule filed along `keys` that applies to
+   * `request` and judges `resource`, or `best` when none does. Each node's rules are tried in rank order and only until the
    * first that matches, and a node none of whose rules can outrank the best so far is skipped.
    */
   best(
     keys: readonly string[],
+    request: PolicyRequest,
     resource: Resource,
     best: CompiledRule | undefined,
   ): CompiledRule | undefined {
@@ -78,7 +89,7 @@ export class KeyTrie {
       if (node.rules !== undefined && outranks(node.rules[0]!, best)) {
         for (const rule of node.rules) {
           if (!outranks(rule, best)) break;
-          if (judges(rule, resource)) {
+          if (judges(rule, resource) && applies(rule, request)) {
             best = rule;
             break;
           }

@@ -26,6 +26,19 @@ export interface PolicySubject {
 export interface PolicyRule {
   /** Tool name patterns (globs such as `mcp__*`); omitted means every tool. */
   tools?: readonly string[];
+  /**
+   * Agent patterns: the rule applies only to calls of a matching agent. A narrowed child is matched
+   * by its path, its ancestors' names and its own (`lead.narrow(tools, 'critic')` is `lead/critic`),
+   * so `lead` is the lead alone, `lead/*` its children and `lead/**` every descendant. Omitted
+   * means every agent.
+   */
+  agents?: readonly string[];
+  /**
+   * Gateway client name patterns: the rule applies only to calls a matching client of
+   * `toolgate-gateway` made. A call that came through no gateway client matches none. Omitted
+   * means every caller.
+   */
+  clients?: readonly string[];
   /** Path globs over workspace-relative resolved paths, e.g. `src/**`. */
   paths?: readonly string[];
   /** Commands as argv tokens, e.g. `npm test`; a final `*` token allows further arguments. */
@@ -47,6 +60,10 @@ export interface PolicyDocument {
 /** A call as policy sees it. */
 export interface PolicyRequest {
   agent: string;
+  /** The gateway client that made the call (the gateway's grants carry it); absent elsewhere. */
+  client?: string;
+  /** The agent's path when it was narrowed from another (`lead/critic`); absent for a root agent. */
+  agentPath?: string;
   tool: string;
   parameters: JsonObject;
   /**
@@ -106,14 +123,15 @@ export class RulePolicy implements Policy {
     const resources = resourcesOf(request.subject);
     let verdict: PolicyVerdict | undefined;
     for (const resource of resources) {
-      const found = this.#judge(request.tool, resource, resources.length > 1);
+      const found = this.#judge(request, resource, resources.length > 1);
       if (verdict === undefined || strictness[found.decision] > strictness[verdict.decision]) verdict = found;
     }
     return verdict ?? this.#fallback;
   }
 
-  #judge(tool: string, resource: Resource, name: boolean): PolicyVerdict {
-    const { decided, skipped } = this.#index.judge(tool, resource);
+  #judge(request: PolicyRequest, resource: Resource, name: boolean): PolicyVerdict {
+    const { tool } = request;
+    const { decided, skipped } = this.#index.judge(request, resource);
     const prefix = name ? `${describeResource(resource)}: ` : '';
     if (decided === undefined) {
       if (!skipped)
