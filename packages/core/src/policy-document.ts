@@ -16,6 +16,22 @@ export const policyDocumentSchema = z.strictObject({
       tools: patterns.optional(),
       agents: patterns.optional(),
       clients: patterns.optional(),
+      where: z
+        .record(
+          z.string(),
+          z.union([
+            z.string().min(1, 'must not be empty'),
+            z.strictObject({
+              glob: z.string().min(1, 'must not be empty'),
+              missing: z.literal('matches').optional(),
+            }),
+            z.strictObject({
+              regex: z.string().min(1, 'must not be empty'),
+              missing: z.literal('matches').optional(),
+            }),
+          ]),
+        )
+        .optional(),
       paths: patterns.optional(),
       commands: patterns.optional(),
       hosts: patterns.optional(),
@@ -37,7 +53,14 @@ export function parsePolicy(data: unknown, source = 'policy'): Policy {
       `${source} is not a valid policy: ${formatIssues(result.error)}`,
     );
   }
-  return new RulePolicy(result.data);
+  try {
+    return new RulePolicy(result.data);
+  } catch (error) {
+    if (!ToolgateError.is(error) || error.code !== 'INVALID_DEFINITION') throw error;
+    throw new ToolgateError('INVALID_DEFINITION', `${source} is not a valid policy: ${error.message}`, {
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision, PolicyRequest, PolicyRule } from './policy.js';
 import { PolicyIndex } from './policy-index.js';
 import { type CompiledRule, commandTokens, judges, type Resource, strictness } from './policy-rules.js';
+import type { ArgumentPredicate } from './policy-where.js';
 
 /** The rules compiled as before they were indexed: picomatch over each rule's patterns, eagerly. */
 function compiledEagerly(rules: readonly PolicyRule[]): CompiledRule[] {
@@ -24,7 +25,7 @@ function compiledEagerly(rules: readonly PolicyRule[]): CompiledRule[] {
   }));
 }
 
-/** True when the rule's conditions on who calls hold, by picomatch directly. */
+/** True when the rule's conditions on who calls and on arguments hold, by picomatch and RegExp directly. */
 function holds(rule: PolicyRule, request: PolicyRequest): boolean {
   if (rule.agents && !picomatch([...rule.agents], { dot: true })(request.agentPath ?? request.agent))
     return false;
@@ -33,6 +34,14 @@ function holds(rule: PolicyRule, request: PolicyRequest): boolean {
     (request.client === undefined || !picomatch([...rule.clients], { dot: true })(request.client))
   )
     return false;
+  for (const [pointer, predicate] of Object.entries(rule.where ?? {})) {
+    const value = request.parameters[pointer.slice(1)];
+    const spelled = typeof predicate === 'string' ? { glob: predicate } : predicate;
+    if (typeof value !== 'string') {
+      if (spelled.missing !== 'matches') return false;
+    } else if ('regex' in spelled ? !new RegExp(spelled.regex).test(value) : !picomatch(spelled.glob)(value))
+      return false;
+  }
   return true;
 }
 
@@ -212,12 +221,25 @@ const agents = ['lead', 'lead/critic', 'lead/critic/sub', 'other', 'lead-2'];
 const agentGlobs = ['lead', 'lead/*', 'lead/**', '*', '**', 'other', 'lead*'];
 const clients = [undefined, 'desktop', 'ci', 'ci-nightly'];
 const clientGlobs = ['desktop', 'ci*', '*'];
+const wherePredicates: ArgumentPredicate[] = [
+  'POST',
+  'P*',
+  { regex: '^(GET|HEAD)$' },
+  { glob: 'GET', missing: 'matches' },
+  { regex: 'T', missing: 'matches' },
+];
+const methods = [undefined, 'GET', 'POST', 'PUT', 7];
 
 function ruleFrom(generate: ReturnType<typeof random>): PolicyRule {
   const rule: { -readonly [K in keyof PolicyRule]: PolicyRule[K] } = { decision: generate.pick(decisions) };
   if (generate.next() < 0.7) rule.tools = generate.some(toolGlobs, 3);
   if (generate.next() < 0.2) rule.agents = generate.some(agentGlobs, 2);
   if (generate.next() < 0.15) rule.clients = generate.some(clientGlobs, 2);
+  if (generate.next() < 0.2) {
+    const predicate = generate.pick(wherePredicates);
+    if (rule.decision === 'deny' || typeof predicate === 'string' || predicate.missing === undefined)
+      rule.where = { '/method': predicate };
+  }
   const kind = generate.next();
   if (kind < 0.3) rule.paths = generate.some(pathGlobs, 3);
   else if (kind < 0.5) rule.commands = generate.some(commandGlobs, 3);
@@ -248,13 +270,14 @@ describe('the policy index against a scan of every rule', () => {
       const eager = compiledEagerly(rules);
       for (let call = 0; call < 12; call++) {
         const client = generate.pick(clients);
+        const method = generate.pick(methods);
         const request: PolicyRequest = {
           agent: generate.pick(agents),
           ...(generate.next() < 0.3
             ? { agentPath: generate.pick(['lead/critic', 'lead/a/b', 'other/lead']) }
             : {}),
           tool: generate.pick(tools),
-          parameters: {},
+          parameters: method === undefined ? {} : { method },
           ...(client === undefined ? {} : { client }),
         };
         const resource = resourceFrom(generate);

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { Decision, PolicyRequest, PolicyRule, PolicySubject } from './policy.js';
+import { compileWhere } from './policy-where.js';
 
 /** How strict each decision is: the strictest verdict wins. */
 export const strictness: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -78,19 +79,25 @@ export function compileRule(rule: PolicyRule, index: number, globs = new GlobCac
     path: paths ? globs.any(paths) : undefined,
     host: hosts ? globs.any(hosts.map((host) => host.toLowerCase())) : undefined,
     commands: commands?.map(commandTokens),
-    applies: conditionsOf(rule, globs),
+    applies: conditionsOf(rule, index, globs),
   };
 }
 
-/** A rule's conditions on who calls, as one test; undefined when it has none. */
-function conditionsOf(rule: PolicyRule, globs: GlobCache): ((request: PolicyRequest) => boolean) | undefined {
-  const { agents, clients } = rule;
-  if (agents === undefined && clients === undefined) return undefined;
+/** A rule's conditions on the call (who calls, what its arguments are), as one test; undefined when it has none. */
+function conditionsOf(
+  rule: PolicyRule,
+  index: number,
+  globs: GlobCache,
+): ((request: PolicyRequest) => boolean) | undefined {
+  const { agents, clients, where } = rule;
+  if (agents === undefined && clients === undefined && where === undefined) return undefined;
   const agent = agents ? globs.any(agents) : always;
   const client = clients ? globs.any(clients) : undefined;
+  const argumentsMatch = where ? compileWhere(where, rule.decision === 'deny', `rules[${index}]`) : always;
   return (request) =>
     agent(request.agentPath ?? request.agent) &&
-    (client === undefined || (request.client !== undefined && client(request.client)));
+    (client === undefined || (request.client !== undefined && client(request.client))) &&
+    argumentsMatch(request.parameters);
 }
 
 /** True when `compiled`'s conditions on the call hold for `request` (a rule without any always applies). */
@@ -200,6 +207,7 @@ export function describeRule(rule: PolicyRule): string {
   if (rule.tools) parts.push(`tools ${rule.tools.join(', ')}`);
   if (rule.agents) parts.push(`agents ${rule.agents.join(', ')}`);
   if (rule.clients) parts.push(`clients ${rule.clients.join(', ')}`);
+  if (rule.where) parts.push(`where ${JSON.stringify(rule.where)}`);
   if (rule.paths) parts.push(`paths ${rule.paths.join(', ')}`);
   if (rule.commands) parts.push(`commands ${rule.commands.join(', ')}`);
   if (rule.hosts) parts.push(`hosts ${rule.hosts.join(', ')}`);

@@ -1,6 +1,7 @@
 import type { JsonObject } from './json.js';
 import { PolicyIndex } from './policy-index.js';
 import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
+import type { ArgumentConditions } from './policy-where.js';
 
 /** What policy says about a call. `ask` defers to an approver. */
 export type Decision = 'allow' | 'deny' | 'ask';
@@ -39,6 +40,12 @@ export interface PolicyRule {
    * means every caller.
    */
   clients?: readonly string[];
+  /**
+   * Conditions on the call's arguments: JSON pointers into its parameters, each with a glob or an
+   * RE2 `regex` the string there must match (`{ '/method': 'POST' }`). An argument absent or not a
+   * string matches no predicate, unless a rule that denies says `missing: 'matches'`.
+   */
+  where?: ArgumentConditions;
   /** Path globs over workspace-relative resolved paths, e.g. `src/**`. */
   paths?: readonly string[];
   /** Commands as argv tokens, e.g. `npm test`; a final `*` token allows further arguments. */
