@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
-import { type Policy, RulePolicy } from './policy.js';
+import { RulePolicy } from './policy.js';
 import { parseJsonPolicy } from './policy-json.js';
 import { formatIssues } from './zod-issues.js';
 
@@ -45,7 +45,7 @@ export const policyDocumentSchema = z.strictObject({
  * Builds a policy from data (already parsed JSON or YAML). A bad rule is an INVALID_DEFINITION
  * error that points to it, e.g. `rules[2].decision: Invalid option`.
  */
-export function parsePolicy(data: unknown, source = 'policy'): Policy {
+export function parsePolicy(data: unknown, source = 'policy'): RulePolicy {
   const result = policyDocumentSchema.safeParse(data);
   if (!result.success) {
     throw new ToolgateError(
@@ -71,7 +71,7 @@ export function parsePolicy(data: unknown, source = 'policy'): Policy {
  * @example
  * const policy = parsePolicyText(await readFile('policy.yaml', 'utf8'), 'policy.yaml');
  */
-export function parsePolicyText(text: string, source = 'policy'): Policy {
+export function parsePolicyText(text: string, source = 'policy'): RulePolicy {
   let data = parseJsonPolicy(text);
   if (data !== undefined) return parsePolicy(data, source);
   try {

@@ -1,5 +1,6 @@
 import type { JsonObject } from './json.js';
 import { PolicyIndex } from './policy-index.js';
+import type { LayerSpan } from './policy-layers.js';
 import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
 import type { ArgumentConditions } from './policy-where.js';
 
@@ -114,12 +115,28 @@ export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
   readonly #index: PolicyIndex;
   readonly #fallback: PolicyVerdict;
+  readonly #layers: readonly LayerSpan[] | undefined;
 
-  constructor(document: PolicyDocument) {
+  /** `layers` is for {@link layeredPolicy}: where each layer's rules start in `document.rules`. */
+  constructor(document: PolicyDocument, layers?: { spans: readonly LayerSpan[]; defaultLayer?: string }) {
     this.document = document;
     this.#index = new PolicyIndex(document.rules);
+    this.#layers = layers?.spans;
     const decision = document.default ?? 'deny';
-    this.#fallback = Object.freeze({ decision, reason: `no rule matched; the default is ${decision}` });
+    const from = layers?.defaultLayer === undefined ? '' : ` (set by layer ${layers.defaultLayer})`;
+    this.#fallback = Object.freeze({
+      decision,
+      reason: `no rule matched; the default is ${decision}${from}`,
+    });
+  }
+
+  /** The layer and the index within it of rule `index` (the layer undefined when there are none). */
+  #place(index: number): { layer?: string; rule: number } {
+    const spans = this.#layers;
+    if (spans === undefined) return { rule: index };
+    let span = spans[0]!;
+    for (const each of spans) if (each.start <= index) span = each;
+    return { layer: span.name, rule: index - span.start };
   }
 
   /**
@@ -150,11 +167,14 @@ export class RulePolicy implements Policy {
           `the default is ${this.#fallback.decision}`,
       };
     }
-    const { rule, index } = decided;
-    const reason = rule.reason ?? `rule ${index} (${describeRule(rule)})`;
+    const { rule } = decided;
+    const place = this.#place(decided.index);
+    const named = place.layer === undefined ? '' : ` of layer ${place.layer}`;
+    const reason = rule.reason ?? `rule ${place.rule}${named} (${describeRule(rule)})`;
     return {
       decision: rule.decision,
-      rule: index,
+      rule: place.rule,
+      ...(place.layer === undefined ? {} : { layer: place.layer }),
       reason:
         prefix +
         (resource.kind === 'unknown' && rule.decision === 'deny' && decided.constrained
