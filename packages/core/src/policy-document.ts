@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseDocument, parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
 import { RulePolicy } from './policy.js';
@@ -7,6 +7,23 @@ import { formatIssues } from './zod-issues.js';
 
 const decision = z.enum(['allow', 'deny', 'ask']);
 const patterns = z.array(z.string().min(1, 'must not be empty')).min(1, 'must name at least one pattern');
+
+const example = z.union([
+  z.string().min(1, 'must not be empty'),
+  z.strictObject({
+    tool: z.string().min(1, 'must not be empty'),
+    parameters: z.record(z.string(), z.json()).optional(),
+    agent: z.string().min(1).optional(),
+    client: z.string().min(1).optional(),
+    subject: z
+      .strictObject({
+        paths: z.array(z.string()).optional(),
+        commands: z.array(z.array(z.string())).optional(),
+        hosts: z.array(z.string()).optional(),
+      })
+      .optional(),
+  }),
+]);
 
 /** The zod schema a policy written as data must satisfy. */
 export const policyDocumentSchema = z.strictObject({
@@ -35,6 +52,9 @@ export const policyDocumentSchema = z.strictObject({
       paths: patterns.optional(),
       commands: patterns.optional(),
       hosts: patterns.optional(),
+      examples: z
+        .strictObject({ match: z.array(example).optional(), not_match: z.array(example).optional() })
+        .optional(),
       decision,
       reason: z.string().optional(),
     }),
@@ -73,17 +93,37 @@ export function parsePolicy(data: unknown, source = 'policy'): RulePolicy {
  */
 export function parsePolicyText(text: string, source = 'policy'): RulePolicy {
   let data = parseJsonPolicy(text);
-  if (data !== undefined) return parsePolicy(data, source);
-  try {
-    data = parseYaml(text);
-  } catch (error) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `${source} is not valid JSON or YAML: ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
+  if (data === undefined) {
+    try {
+      data = parseYaml(text);
+    } catch (error) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `${source} is not valid JSON or YAML: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
-  return parsePolicy(data, source);
+  try {
+    return parsePolicy(data, source);
+  } catch (error) {
+    throw withLine(error, text, source);
+  }
+}
+
+/** The error with the line of the rule it names, when it names one (`rules[2]…`). */
+function withLine(error: unknown, text: string, source: string): unknown {
+  if (!ToolgateError.is(error)) return error;
+  const rule = /: rules\[(\d+)\]/.exec(error.message)?.[1];
+  if (rule === undefined) return error;
+  const node = parseDocument(text).getIn(['rules', Number(rule)], true) as
+    | { range?: [number, number] }
+    | undefined;
+  if (node?.range === undefined) return error;
+  const line = text.slice(0, node.range[0]).split('\n').length;
+  return new ToolgateError(error.code, `${error.message} (the rule is at line ${line} of ${source})`, {
+    cause: error,
+  });
 }

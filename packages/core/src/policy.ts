@@ -1,4 +1,6 @@
 import type { JsonObject } from './json.js';
+import type { RuleExamples } from './policy-examples.js';
+import { checkExamples } from './policy-examples.js';
 import { PolicyIndex } from './policy-index.js';
 import type { LayerSpan } from './policy-layers.js';
 import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
@@ -47,6 +49,11 @@ export interface PolicyRule {
    * string matches no predicate, unless a rule that denies says `missing: 'matches'`.
    */
   where?: ArgumentConditions;
+  /**
+   * Calls the rule must judge (`match`) and must not (`not_match`), checked when the policy is
+   * built: a failing example refuses the policy, naming the rule.
+   */
+  examples?: RuleExamples;
   /** Path globs over workspace-relative resolved paths, e.g. `src/**`. */
   paths?: readonly string[];
   /** Commands as argv tokens, e.g. `npm test`; a final `*` token allows further arguments. */
@@ -121,6 +128,7 @@ export class RulePolicy implements Policy {
   constructor(document: PolicyDocument, layers?: { spans: readonly LayerSpan[]; defaultLayer?: string }) {
     this.document = document;
     this.#index = new PolicyIndex(document.rules);
+    checkExamples(this.#index.rules);
     this.#layers = layers?.spans;
     const decision = document.default ?? 'deny';
     const from = layers?.defaultLayer === undefined ? '' : ` (set by layer ${layers.defaultLayer})`;
