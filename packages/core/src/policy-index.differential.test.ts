@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import type { Decision, PolicyRequest, PolicyRule } from './policy.js';
+import type { PolicyRequest, PolicyRule } from './policy.js';
 import { PolicyIndex } from './policy-index.js';
 import { type CompiledRule, commandTokens, judges, type Resource, strictness } from './policy-rules.js';
 import {
