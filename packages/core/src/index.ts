@@ -28,6 +28,7 @@ export {
   RulePolicy,
 } from './policy.js';
 export { parsePolicy, parsePolicyText } from './policy-document.js';
+export type { PolicyExplanation } from './policy-explain.js';
 export { layeredPolicy, type PolicyLayer } from './policy-layers.js';
 export type { Recorder } from './recorder.js';
 export { ToolRegistry } from './registry.js';

@@ -1,6 +1,7 @@
 import type { JsonObject } from './json.js';
 import type { RuleExamples } from './policy-examples.js';
 import { checkExamples } from './policy-examples.js';
+import { judgingRules, type PolicyExplanation } from './policy-explain.js';
 import { PolicyIndex } from './policy-index.js';
 import type { LayerSpan } from './policy-layers.js';
 import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
@@ -136,6 +137,25 @@ export class RulePolicy implements Policy {
       decision,
       reason: `no rule matched; the default is ${decision}${from}`,
     });
+  }
+
+  /**
+   * The verdict on `request` and why: for each resource the call touches, every rule that judged it
+   * (with its layer), so a person can see which rule decided and which it outranked.
+   *
+   * @example
+   * const { verdict, resources } = policy.explain({ agent: 'a', tool: 'shell', parameters: {}, subject: { commands: [['rm', '-rf', 'x']] } });
+   */
+  explain(request: PolicyRequest): PolicyExplanation {
+    return {
+      verdict: this.decide(request),
+      resources: judgingRules(
+        this.#index.rules,
+        request,
+        (index) => this.#place(index),
+        (compiled) => describeRule(compiled.rule),
+      ),
+    };
   }
 
   /** The layer and the index within it of rule `index` (the layer undefined when there are none). */
