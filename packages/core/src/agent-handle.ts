@@ -3,7 +3,7 @@ import type { CallOptions } from './context.js';
 import type { ToolGate } from './gate.js';
 import type { Manifest } from './manifest.js';
 import { narrowedManifest } from './narrow.js';
-import { exactGrant, type Grant } from './pipeline/grant.js';
+import { childPath, exactGrant, type Grant } from './pipeline/grant.js';
 import { BufferedRecorder } from './pipeline/record.js';
 import type { AgentDerivedRecord } from './recorder.js';
 import type { ToolDescription } from './tool.js';
@@ -28,7 +28,13 @@ export class AgentHandle {
   constructor(gate: ToolGate, manifest: Manifest, parent?: AgentHandle) {
     this.#gate = gate;
     this.manifest = manifest;
-    this.grant = exactGrant(manifest.name, manifest.tools);
+    this.grant = exactGrant(
+      manifest.name,
+      manifest.tools,
+      parent === undefined
+        ? {}
+        : { agentPath: childPath(parent.grant.agentPath ?? parent.manifest.name, manifest.name) },
+    );
     this.parent = parent;
     if (parent !== undefined)
       this.#lineage = { agent: manifest.name, parent: parent.manifest.name, tools: [...manifest.tools] };

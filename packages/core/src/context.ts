@@ -1,4 +1,5 @@
 import type { Approver } from './gate-options.js';
+import type { JsonObject } from './json.js';
 import type { Decision, PolicySubject, PolicyVerdict } from './policy.js';
 
 /** How far a running call has got: MCP's progress notification, as data. */
@@ -110,4 +111,10 @@ export interface ExternalDecision {
   by: string;
   /** Why, when said; appended to the recorded reason. */
   reason?: string;
+  /**
+   * The exact parameters the decision was made for (those of `check()`'s `request`). When given,
+   * the decision answers only a call with these parameters, and only one call: an altered or
+   * reused decision is a refusal that says so.
+   */
+  parameters?: JsonObject;
 }

@@ -318,6 +318,8 @@ function requestOf(grant: Grant, admitted: Admitted, subject: PolicySubject | un
     tool: admitted.resolved.description.name,
     parameters: admitted.parameters,
   };
+  if (grant.client !== undefined) request.client = grant.client;
+  if (grant.agentPath !== undefined) request.agentPath = grant.agentPath;
   if (subject !== undefined) request.subject = subject;
   return { admitted, request };
 }

@@ -29,8 +29,10 @@ export {
   RulePolicy,
 } from './policy.js';
 export { parsePolicy, parsePolicyText } from './policy-document.js';
+export { layeredPolicy, type PolicyLayer } from './policy-layers.js';
 export type { Recorder } from './recorder.js';
 export { ToolRegistry } from './registry.js';
+export { rememberApprovals } from './remembered-approvals.js';
 export type { ToolResolver } from './resolver.js';
 export { defineTool, type JsonSchema, type Tool, type ToolDefinition, type ToolDescription } from './tool.js';
 export type { ToolCall, ToolResult } from './tool-result.js';

@@ -1,14 +1,11 @@
 import type { JsonObject } from './json.js';
-import {
-  type CompiledRule,
-  compileRule,
-  describeResource,
-  describeRule,
-  judges,
-  type Resource,
-  resourcesOf,
-  strictness,
-} from './policy-rules.js';
+import type { RuleExamples } from './policy-examples.js';
+import { checkExamples } from './policy-examples.js';
+import { judgingRules, type PolicyExplanation } from './policy-explain.js';
+import { PolicyIndex } from './policy-index.js';
+import type { LayerSpan } from './policy-layers.js';
+import { describeResource, describeRule, type Resource, resourcesOf, strictness } from './policy-rules.js';
+import type { ArgumentConditions } from './policy-where.js';
 
 /** What policy says about a call. `ask` defers to an approver. */
 export type Decision = 'allow' | 'deny' | 'ask';
@@ -34,6 +31,30 @@ export interface PolicySubject {
 export interface PolicyRule {
   /** Tool name patterns (globs such as `mcp__*`); omitted means every tool. */
   tools?: readonly string[];
+  /**
+   * Agent patterns: the rule applies only to calls of a matching agent. A narrowed child is matched
+   * by its path, its ancestors' names and its own (`lead.narrow(tools, 'critic')` is `lead/critic`),
+   * so `lead` is the lead alone, `lead/*` its children and `lead/**` every descendant. Omitted
+   * means every agent.
+   */
+  agents?: readonly string[];
+  /**
+   * Gateway client name patterns: the rule applies only to calls a matching client of
+   * `toolgate-gateway` made. A call that came through no gateway client matches none. Omitted
+   * means every caller.
+   */
+  clients?: readonly string[];
+  /**
+   * Conditions on the call's arguments: JSON pointers into its parameters, each with a glob or an
+   * RE2 `regex` the string there must match (`{ '/method': 'POST' }`). An argument absent or not a
+   * string matches no predicate, unless a rule that denies says `missing: 'matches'`.
+   */
+  where?: ArgumentConditions;
+  /**
+   * Calls the rule must judge (`match`) and must not (`not_match`), checked when the policy is
+   * built: a failing example refuses the policy, naming the rule.
+   */
+  examples?: RuleExamples;
   /** Path globs over workspace-relative resolved paths, e.g. `src/**`. */
   paths?: readonly string[];
   /** Commands as argv tokens, e.g. `npm test`; a final `*` token allows further arguments. */
@@ -55,6 +76,10 @@ export interface PolicyDocument {
 /** A call as policy sees it. */
 export interface PolicyRequest {
   agent: string;
+  /** The gateway client that made the call (the gateway's grants carry it); absent elsewhere. */
+  client?: string;
+  /** The agent's path when it was narrowed from another (`lead/critic`); absent for a root agent. */
+  agentPath?: string;
   tool: string;
   parameters: JsonObject;
   /**
@@ -85,7 +110,10 @@ export interface Policy {
 }
 
 /**
- * A policy of rules: when several rules match, the strictest wins (deny > ask > allow). Build one
+ * A policy of rules: when several rules match, the strictest wins (deny > ask > allow), and of
+ * equally strict ones the first. The rules are indexed (by tool name and pattern, then by the
+ * literal parts of their paths, hosts and commands), so a decide with 10,000 rules costs about what
+ * one with a single rule does. Build one
  * from data with {@link parsePolicy} or take a preset from `@toolgate/builtins`' `policies`.
  *
  * @example
@@ -93,14 +121,50 @@ export interface Policy {
  */
 export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
-  readonly #rules: CompiledRule[];
+  readonly #index: PolicyIndex;
   readonly #fallback: PolicyVerdict;
+  readonly #layers: readonly LayerSpan[] | undefined;
 
-  constructor(document: PolicyDocument) {
+  /** `layers` is for {@link layeredPolicy}: where each layer's rules start in `document.rules`. */
+  constructor(document: PolicyDocument, layers?: { spans: readonly LayerSpan[]; defaultLayer?: string }) {
     this.document = document;
-    this.#rules = document.rules.map((rule, index) => compileRule(rule, index));
+    this.#index = new PolicyIndex(document.rules);
+    checkExamples(this.#index.rules);
+    this.#layers = layers?.spans;
     const decision = document.default ?? 'deny';
-    this.#fallback = Object.freeze({ decision, reason: `no rule matched; the default is ${decision}` });
+    const from = layers?.defaultLayer === undefined ? '' : ` (set by layer ${layers.defaultLayer})`;
+    this.#fallback = Object.freeze({
+      decision,
+      reason: `no rule matched; the default is ${decision}${from}`,
+    });
+  }
+
+  /**
+   * The verdict on `request` and why: for each resource the call touches, every rule that judged it
+   * (with its layer), so a person can see which rule decided and which it outranked.
+   *
+   * @example
+   * const { verdict, resources } = policy.explain({ agent: 'a', tool: 'shell', parameters: {}, subject: { commands: [['rm', '-rf', 'x']] } });
+   */
+  explain(request: PolicyRequest): PolicyExplanation {
+    return {
+      verdict: this.decide(request),
+      resources: judgingRules(
+        this.#index.rules,
+        request,
+        (index) => this.#place(index),
+        (compiled) => describeRule(compiled.rule),
+      ),
+    };
+  }
+
+  /** The layer and the index within it of rule `index` (the layer undefined when there are none). */
+  #place(index: number): { layer?: string; rule: number } {
+    const spans = this.#layers;
+    if (spans === undefined) return { rule: index };
+    let span = spans[0]!;
+    for (const each of spans) if (each.start <= index) span = each;
+    return { layer: span.name, rule: index - span.start };
   }
 
   /**
@@ -111,24 +175,15 @@ export class RulePolicy implements Policy {
     const resources = resourcesOf(request.subject);
     let verdict: PolicyVerdict | undefined;
     for (const resource of resources) {
-      const found = this.#judge(request.tool, resource, resources.length > 1);
+      const found = this.#judge(request, resource, resources.length > 1);
       if (verdict === undefined || strictness[found.decision] > strictness[verdict.decision]) verdict = found;
     }
     return verdict ?? this.#fallback;
   }
 
-  #judge(tool: string, resource: Resource, name: boolean): PolicyVerdict {
-    let decided: CompiledRule | undefined;
-    let skipped = false;
-    for (const compiled of this.#rules) {
-      if (!compiled.tool(tool)) continue;
-      if (!judges(compiled, resource)) {
-        skipped ||= resource.kind === 'unknown';
-        continue;
-      }
-      if (decided === undefined || strictness[compiled.rule.decision] > strictness[decided.rule.decision])
-        decided = compiled;
-    }
+  #judge(request: PolicyRequest, resource: Resource, name: boolean): PolicyVerdict {
+    const { tool } = request;
+    const { decided, skipped } = this.#index.judge(request, resource);
     const prefix = name ? `${describeResource(resource)}: ` : '';
     if (decided === undefined) {
       if (!skipped)
@@ -140,11 +195,14 @@ export class RulePolicy implements Policy {
           `the default is ${this.#fallback.decision}`,
       };
     }
-    const { rule, index } = decided;
-    const reason = rule.reason ?? `rule ${index} (${describeRule(rule)})`;
+    const { rule } = decided;
+    const place = this.#place(decided.index);
+    const named = place.layer === undefined ? '' : ` of layer ${place.layer}`;
+    const reason = rule.reason ?? `rule ${place.rule}${named} (${describeRule(rule)})`;
     return {
       decision: rule.decision,
-      rule: index,
+      rule: place.rule,
+      ...(place.layer === undefined ? {} : { layer: place.layer }),
       reason:
         prefix +
         (resource.kind === 'unknown' && rule.decision === 'deny' && decided.constrained

@@ -147,7 +147,7 @@ export class Gateway {
     approver: Approver | undefined,
     options: CallOptions = {},
   ): Promise<ToolResult> {
-    const grant = this.#grants.get(client) ?? patternGrant(client, []);
+    const grant = this.#grants.get(client) ?? patternGrant(client, [], { client });
     return this.gate.call(
       { tool, parameters },
       {
@@ -220,7 +220,9 @@ function stderrLog(line: string): void {
 const defaultTimeoutMs = 600_000;
 
 function grantsOf(config: GatewayConfig): Map<string, Grant> {
-  return new Map([...config.clients].map(([name, client]) => [name, patternGrant(name, client.tools)]));
+  return new Map(
+    [...config.clients].map(([name, client]) => [name, patternGrant(name, client.tools, { client: name })]),
+  );
 }
 
 function serversKey(servers: readonly McpServerConfig[]): string {

@@ -44,7 +44,7 @@ export interface DecideOptions {
 export function decide(options: DecideOptions): Decided | Promise<Decided> {
   const verdict = options.policy.decide(options.request);
   if (verdict.decision !== 'ask') return { verdict, allowed: verdict.decision === 'allow' };
-  const answer = options.decision === undefined ? undefined : callerAnswer(options.decision);
+  const answer = options.decision === undefined ? undefined : callerAnswer(options.decision, options.request);
   if (answer !== undefined) return { verdict, answer, allowed: answer.approved };
   const approver = options.approver;
   if (approver === undefined) return { verdict, answer: { from: 'nobody', approved: false }, allowed: false };
@@ -64,8 +64,29 @@ export function decidedOf(given: Pick<Decided, 'verdict' | 'answer'>): Decided {
   return answer === undefined ? { verdict, allowed } : { verdict, answer, allowed };
 }
 
-function callerAnswer(decision: ExternalDecision): Answer {
+/** Decisions bound to parameters that already answered a call: each answers one. */
+const usedDecisions = new WeakSet<object>();
+
+function callerAnswer(decision: ExternalDecision, request: PolicyRequest): Answer {
   const by = typeof decision.by === 'string' && decision.by !== '' ? decision.by : 'an unnamed caller';
+  if (decision.parameters !== undefined) {
+    const reused = usedDecisions.has(decision);
+    usedDecisions.add(decision);
+    if (reused)
+      return {
+        from: 'caller',
+        approved: false,
+        by,
+        reason: 'this decision already answered a call; decide again for this one',
+      };
+    if (canonicalText(decision.parameters) !== canonicalText(request.parameters))
+      return {
+        from: 'caller',
+        approved: false,
+        by,
+        reason: "this decision was made for other parameters than the call's; decide again for these",
+      };
+  }
   const answer: Answer = { from: 'caller', approved: decision.approved === true, by };
   if (typeof decision.reason === 'string' && decision.reason) answer.reason = decision.reason;
   return answer;
@@ -103,4 +124,13 @@ export function decisionSentence(verdict: Pick<PolicyVerdict, 'reason'>, answer?
       return `${verdict.reason}; ${answer.approved ? 'approved' : 'not approved'}${by}${because}`;
     }
   }
+}
+
+/** JSON text with every object's keys sorted: equal for equal values, whatever the key order. */
+function canonicalText(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }

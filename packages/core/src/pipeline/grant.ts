@@ -12,6 +12,16 @@ export interface Grant {
   readonly agent: string;
   /** What is granted, as written (names or patterns), for errors and records. */
   readonly granted: readonly string[];
+  /**
+   * The gateway client whose calls this grant admits (policy's `clients:` rules match it); kept by
+   * every grant {@link Grant.narrow} derives. Absent outside a gateway.
+   */
+  readonly client?: string;
+  /**
+   * The agent's path when it was narrowed from another: its ancestors' names and its own, joined by
+   * `/` (`lead/critic`); policy's `agents:` rules match it. Absent for a root agent (its name is its path).
+   */
+  readonly agentPath?: string;
   /** True when the grant lets the agent call a tool of exactly this name. */
   allows(tool: string): boolean;
   /**
@@ -23,15 +33,40 @@ export interface Grant {
   refusal?(tool: string): ToolgateError;
 }
 
+/** Who else a grant speaks for: the gateway client whose calls it admits, the agent's lineage. */
+export interface GrantOptions {
+  /** The gateway client (see {@link Grant.client}). */
+  client?: string;
+  /** The agent's path (see {@link Grant.agentPath}). */
+  agentPath?: string;
+}
+
+/** The path of `child` narrowed from the agent at `parentPath`: `lead` + `critic` → `lead/critic` (`lead/sub` stays). */
+export function childPath(parentPath: string, child: string): string {
+  return child.startsWith(`${parentPath}/`) ? child : `${parentPath}/${child}`;
+}
+
+function optionsFields(options: GrantOptions): { client?: string; agentPath?: string } {
+  return {
+    ...(options.client === undefined ? {} : { client: options.client }),
+    ...(options.agentPath === undefined ? {} : { agentPath: options.agentPath }),
+  };
+}
+
+function childOptions(options: GrantOptions, agent: string, child: string): GrantOptions {
+  return { ...options, agentPath: childPath(options.agentPath ?? agent, child) };
+}
+
 /** A grant of exactly these tool names (a manifest's `tools`). */
-export function exactGrant(agent: string, tools: readonly string[]): Grant {
+export function exactGrant(agent: string, tools: readonly string[], options: GrantOptions = {}): Grant {
   const names = new Set(tools);
   const granted = Object.freeze([...names]);
   const grant: Grant = {
     agent,
     granted,
+    ...optionsFields(options),
     allows: (tool) => names.has(tool),
-    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name)),
+    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
   };
   return grant;
 }
@@ -41,15 +76,16 @@ export function exactGrant(agent: string, tools: readonly string[]): Grant {
  * an exact name. `*` never crosses a `/` (tool names hold none); braces and extglobs are off, so a
  * pattern means what it shows.
  */
-export function patternGrant(agent: string, patterns: readonly string[]): Grant {
+export function patternGrant(agent: string, patterns: readonly string[], options: GrantOptions = {}): Grant {
   const tests = patterns.map((pattern) => picomatch(pattern, { nobrace: true, noextglob: true }));
   const allows = (tool: string) => tests.some((test) => test(tool));
   const granted = Object.freeze([...patterns]);
   const grant: Grant = {
     agent,
     granted,
+    ...optionsFields(options),
     allows,
-    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name)),
+    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
   };
   return grant;
 }

@@ -1,0 +1,201 @@
+import type { PolicyRequest } from './policy.js';
+import {
+  applies,
+  type CompiledRule,
+  codeToken,
+  commandTokens,
+  judges,
+  laterToken,
+  type Resource,
+} from './policy-rules.js';
+import { byRank, firstApplying, KeyTrie, outranks } from './policy-trie.js';
+
+/** A path glob's leading segments that are plain names (`src/lib/**` → `src`, `lib`). */
+function pathKeys(glob: string): string[] {
+  const segments = glob.split('/');
+  const keys: string[] = [];
+  for (const [index, segment] of segments.entries()) {
+    const root = index === 0 && segment === '' && segments.length > 1;
+    if (!root && (!plainName.test(segment) || segment === '.' || segment === '..')) break;
+    keys.push(segment);
+  }
+  return keys;
+}
+
+/** A segment or label made only of characters no glob gives a meaning to. */
+const plainName = /^[\w.~-]+$/;
+
+/** A host glob's trailing labels that are plain names, last first (`*.example.com` → `com`, `example`). */
+function hostKeys(glob: string): string[] {
+  const keys: string[] = [];
+  for (const label of glob.toLowerCase().split('.').reverse()) {
+    if (!/^[\w-]+$/.test(label)) break;
+    keys.push(label);
+  }
+  return keys;
+}
+
+/** A path's segments when a lookup can walk them: no empty, `.` or `..` segment, no backslash (else scanned). */
+function walkable(path: string): string[] | undefined {
+  if (path.includes('\\')) return undefined;
+  const segments = path.split('/');
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
+    if (segment === '.' || segment === '..') return undefined;
+    if (segment === '' && (index > 0 || segments.length === 1)) return undefined;
+  }
+  return segments;
+}
+
+/**
+ * The rules of one tool pattern (or of every tool), indexed by what they judge: the rules on no
+ * resource reduced to the one that would decide, and path, host and command rules in tries keyed by
+ * their literal leading parts. Conditions a rule adds are checked by its own matcher after the
+ * lookup (`judges`), so the verdict is the one a scan of every rule gives.
+ */
+export class ToolRules {
+  readonly #scanBelow: number;
+  readonly #rules: CompiledRule[] = [];
+  /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
+  #few: CompiledRule[] | undefined;
+  /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
+  readonly #unconstrained: CompiledRule[] = [];
+  /** Rules on resources that deny, in rank order: they judge an unknown subject. */
+  readonly #unknownDeny: CompiledRule[] = [];
+  /** Rules on resources that allow or ask: an unknown subject sets them aside. */
+  readonly #setAsideWhenUnknown: CompiledRule[] = [];
+  /** Rules denying commands, in rank order: they judge a command that runs code toolgate cannot read. */
+  #commandDeny: CompiledRule[] = [];
+  // Built by seal() only when the rules on paths, commands or hosts are many.
+  #paths!: KeyTrie;
+  #hosts!: KeyTrie;
+  #commands!: KeyTrie;
+  #pathRules!: CompiledRule[];
+  #hostRules!: CompiledRule[];
+  #denyCommandRules!: CompiledRule[];
+
+  /** `scanBelow`: with fewer rules on paths, commands or hosts than this, they are scanned, not looked up. */
+  constructor(scanBelow = 8) {
+    this.#scanBelow = scanBelow;
+  }
+
+  /** Adds a rule (once; rules come in index order). */
+  add(compiled: CompiledRule): void {
+    if (this.#rules[this.#rules.length - 1] !== compiled) this.#rules.push(compiled);
+  }
+
+  /** Builds the index once every rule is added. */
+  seal(): void {
+    const constrained: CompiledRule[] = [];
+    for (const compiled of this.#rules) {
+      if (!compiled.constrained) this.#unconstrained.push(compiled);
+      else {
+        constrained.push(compiled);
+        if (compiled.rule.decision === 'deny') this.#unknownDeny.push(compiled);
+        else this.#setAsideWhenUnknown.push(compiled);
+      }
+    }
+    this.#unconstrained.sort(byRank);
+    this.#unknownDeny.sort(byRank);
+    if (constrained.length < this.#scanBelow) {
+      this.#few = constrained;
+      return;
+    }
+    this.#paths = new KeyTrie();
+    this.#hosts = new KeyTrie();
+    this.#commands = new KeyTrie();
+    this.#pathRules = [];
+    this.#hostRules = [];
+    this.#denyCommandRules = [];
+    for (const compiled of constrained) {
+      const { paths, hosts, commands } = compiled.rule;
+      for (const glob of paths ?? []) this.#paths.add(pathKeys(glob), compiled);
+      for (const glob of hosts ?? []) this.#hosts.add(hostKeys(glob), compiled);
+      for (const command of commands ?? []) {
+        const tokens = commandTokens(command);
+        this.#commands.add(tokens[tokens.length - 1] === '*' ? tokens.slice(0, -1) : tokens, compiled);
+      }
+      if (paths) this.#pathRules.push(compiled);
+      if (hosts) this.#hostRules.push(compiled);
+      if (commands && compiled.rule.decision === 'deny') this.#denyCommandRules.push(compiled);
+    }
+    this.#commandDeny = [...this.#denyCommandRules].sort(byRank);
+    for (const trie of [this.#paths, this.#hosts, this.#commands]) trie.seal();
+  }
+
+  /** True when the call's subject is unknown and a rule of these that applies to it was set aside. */
+  setsAside(request: PolicyRequest): boolean {
+    return this.#setAsideWhenUnknown.some((compiled) => applies(compiled, request));
+  }
+
+  /** The rule of these that decides `resource` of `request` if it outranks `best`, else `best`. */
+  judge(
+    request: PolicyRequest,
+    resource: Resource,
+    best: CompiledRule | undefined,
+  ): CompiledRule | undefined {
+    best = firstApplying(this.#unconstrained, request, best);
+    switch (resource.kind) {
+      case 'none':
+        return best;
+      case 'unknown':
+        return firstApplying(this.#unknownDeny, request, best);
+    }
+    if (this.#few !== undefined) return scan(this.#few, request, resource, best);
+    switch (resource.kind) {
+      case 'path': {
+        const segments = walkable(resource.value);
+        return segments === undefined
+          ? scan(this.#pathRules, request, resource, best)
+          : this.#paths.best(segments, request, resource, best);
+      }
+      case 'host': {
+        const host = resource.value.toLowerCase();
+        return host.includes('/') || host.includes('\\')
+          ? scan(this.#hostRules, request, resource, best)
+          : this.#hosts.best(host.split('.').reverse(), request, resource, best);
+      }
+      case 'command':
+        return this.#judgeCommand(request, resource, best);
+    }
+  }
+
+  #judgeCommand(
+    request: PolicyRequest,
+    resource: Resource & { kind: 'command' },
+    best: CompiledRule | undefined,
+  ): CompiledRule | undefined {
+    const argv = resource.value;
+    // A command running code toolgate cannot read could be anything: every rule denying commands applies.
+    if (hasToken(argv, codeToken)) return firstApplying(this.#commandDeny, request, best);
+    // Tokens known only when it runs could be any words: only rules that deny can judge it, each by its matcher.
+    if (hasToken(argv, laterToken)) return scan(this.#denyCommandRules, request, resource, best);
+    best = this.#commands.best(argv, request, resource, best);
+    const program = argv[0] ?? '';
+    // A rule denying `rm …` judges `/bin/rm …` too: walk the program's basename as well.
+    if (program.includes('/'))
+      best = this.#commands.best(
+        [program.slice(program.lastIndexOf('/') + 1), ...argv.slice(1)],
+        request,
+        resource,
+        best,
+      );
+    return best;
+  }
+}
+
+function scan(
+  rules: readonly CompiledRule[],
+  request: PolicyRequest,
+  resource: Resource,
+  best: CompiledRule | undefined,
+): CompiledRule | undefined {
+  for (const compiled of rules)
+    if (outranks(compiled, best) && judges(compiled, resource) && applies(compiled, request)) best = compiled;
+  return best;
+}
+
+function hasToken(argv: readonly string[], start: string): boolean {
+  for (const token of argv) if (token.startsWith(start)) return true;
+  return false;
+}
