@@ -1,6 +1,6 @@
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
+import { parseYaml } from './lazy-dependencies.js';
 import { type Policy, RulePolicy } from './policy.js';
 import { formatIssues } from './zod-issues.js';
 
