@@ -3,7 +3,7 @@
  * 1. the heap one recorded call leaves behind, through a ToolGate and a LedgerRecorder into a
  *    FileStore (target ≈ 0: at most 50 bytes a call, beyond bounded caches) and into a MemoryStore
  *    (printed: it keeps every event, by its nature);
- * 2. the resident set `toolgate-gateway` grows by per call over stdio (batch durability), after a
+ * 2. the resident set `toolgate-gateway` grows by per call over stdio (no fsync: memory, not the disk), after a
  *    warm-up (printed: resident memory is what a long-running process costs its host).
  */
 import { spawn } from 'node:child_process';
@@ -75,7 +75,7 @@ const config = join(directory, 'gateway.yaml');
 writeFileSync(
   config,
   `servers:\n  oracle: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(toolgateMcpPath())}, "--tools", "oracle"], prefix: o }\n` +
-    'clients:\n  bench: { tools: ["o__*"] }\nstdio: bench\nledger: ./gateway.ledger.jsonl\ndurability: batch\n',
+    'clients:\n  bench: { tools: ["o__*"] }\nstdio: bench\nledger: ./gateway.ledger.jsonl\ndurability: none\n',
 );
 const transport = new StdioClientTransport({
   command: process.execPath,
@@ -95,7 +95,7 @@ async function gatewayCalls(count: number): Promise<void> {
   }
 }
 const warmUp = quick ? 200 : 2_000;
-const measured = quick ? 1_000 : 20_000;
+const measured = quick ? 1_000 : 12_000;
 await gatewayCalls(warmUp);
 const samples: number[] = [rssKiB()];
 for (let part = 0; part < 4; part++) {
@@ -108,7 +108,7 @@ report({
   id: 'memory-gateway-per-call',
   title: 'memory: toolgate-gateway resident set per call over stdio',
   what:
-    `An MCP SDK client calls \`o__oracle\` through \`toolgate-gateway\` over stdio (batch durability, \`toolgate-mcp\` ` +
+    `An MCP SDK client calls \`o__oracle\` through \`toolgate-gateway\` over stdio (no fsync, \`toolgate-mcp\` ` +
     `upstream): ${warmUp.toLocaleString('en-US')} calls of warm-up, then ${measured.toLocaleString('en-US')} in four ` +
     "parts, the gateway's VmRSS read after each; the rows are the growth per call of each part.",
   rows: [row('gateway: resident set growth per call', growth, 'bytes')],
