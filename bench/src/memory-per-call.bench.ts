@@ -4,7 +4,8 @@
  *    FileStore (target ≈ 0: at most 50 bytes a call, beyond bounded caches) and into a MemoryStore
  *    (printed: it keeps every event, by its nature);
  * 2. the resident set `toolgate-gateway` grows by per call over stdio (no fsync: memory, not the disk), after a
- *    warm-up (printed: resident memory is what a long-running process costs its host).
+ *    warm-up, its old space capped at 64 MiB so that garbage is collected as it goes and what grows
+ *    is what it keeps (printed: resident memory is what a long-running process costs its host).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,7 +80,8 @@ writeFileSync(
 );
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [gatewayCli, '--config', config],
+  // a capped old space makes the collector reclaim garbage as it goes: what still grows is kept
+  args: ['--max-old-space-size=64', gatewayCli, '--config', config],
   cwd: directory,
 });
 const client = new Client({ name: 'bench', version: '1' });
@@ -109,7 +111,7 @@ report({
   title: 'memory: toolgate-gateway resident set per call over stdio',
   what:
     `An MCP SDK client calls \`o__oracle\` through \`toolgate-gateway\` over stdio (no fsync, \`toolgate-mcp\` ` +
-    `upstream): ${warmUp.toLocaleString('en-US')} calls of warm-up, then ${measured.toLocaleString('en-US')} in four ` +
+    `upstream, old space capped at 64 MiB): ${warmUp.toLocaleString('en-US')} calls of warm-up, then ${measured.toLocaleString('en-US')} in four ` +
     "parts, the gateway's VmRSS read after each; the rows are the growth per call of each part.",
   rows: [row('gateway: resident set growth per call', growth, 'bytes')],
   figure: `${format(median(growth))} bytes a call (resident ${format(samples[0]! / 1024)} → ${format(samples.at(-1)! / 1024)} MiB)`,
