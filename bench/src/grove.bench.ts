@@ -62,6 +62,24 @@ async function compareModes(place: { id: string; label: string; root: string }):
       target: `≥ ${minSpeedup}×`,
       met: quick ? null : speedup >= minSpeedup,
     });
+    // Issue 27: a replay imports none of the MCP client, the SDK or ajv, so as a whole process it
+    // costs at most 0.6× the live MCP run.
+    const wallRatio = median(wall('replay')) / median(wall('mcp'));
+    report({
+      id: `grove-${turns}-turns-${place.id}-process`,
+      title: `oracle-grove ${turns} turns as a whole process: replayed against over MCP stdio (ledger on ${place.label})`,
+      what:
+        'The same runs as above, timed from spawn to exit by the parent: a replay loads no MCP client, SDK, ' +
+        'ajv or built-in tools, so start-up is not paid for what it never uses.',
+      rows: [
+        row('over MCP stdio: whole process', wall('mcp'), 'ms'),
+        row('replayed: whole process', wall('replay'), 'ms'),
+        row('in-process: whole process', wall('in-process'), 'ms'),
+      ],
+      figure: `ratio ${format(wallRatio)}× (in-process ${format(median(wall('in-process')) / median(wall('mcp')))}×)`,
+      target: '≤ 0.6×',
+      met: quick ? null : wallRatio <= 0.6,
+    });
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

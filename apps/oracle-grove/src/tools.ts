@@ -1,7 +1,5 @@
-import { oracleTool } from '@toolgate/builtins';
 import { type Recorder, type ToolGateOptions, ToolRegistry } from '@toolgate/core';
 import { type LedgerEvent, ReplaySession, replayRegistry } from '@toolgate/ledger';
-import { resolverFromEnv } from '@toolgate/mcp-client';
 
 /** Where the scenario's tools live for one run, and how to let go of them. */
 export interface ToolSetup {
@@ -18,7 +16,9 @@ export interface ToolSetup {
  * The registry for a run. With a recording, nothing runs: every result, and every policy decision,
  * is served from the ledger (strict: a call that differs fails loudly with the seq and the
  * difference). With `MCP_SERVERS` or `MCP_ORACLE` set, the oracle is not registered in-process, so
- * every call crosses the transport. Otherwise the oracle runs in-process.
+ * every call crosses the transport. Otherwise the oracle runs in-process. The MCP client (and the
+ * MCP SDK under it) is imported only when one of those is set, and the built-in tools only for an
+ * in-process run: a replay or an in-process run loads neither.
  */
 export async function toolSetup(options: {
   env: NodeJS.ProcessEnv;
@@ -34,7 +34,10 @@ export async function toolSetup(options: {
       close: async () => {},
     };
   }
-  const resolver = await resolverFromEnv(options.env);
+  const mcpAsked = Boolean(options.env.MCP_SERVERS?.trim()) || options.env.MCP_ORACLE !== undefined;
+  const resolver = mcpAsked
+    ? await (await import('@toolgate/mcp-client')).resolverFromEnv(options.env)
+    : undefined;
   if (resolver) {
     return {
       registry: new ToolRegistry().setResolver(resolver),
@@ -44,6 +47,7 @@ export async function toolSetup(options: {
       close: () => resolver.close(),
     };
   }
+  const { oracleTool } = await import('@toolgate/builtins');
   return {
     registry: new ToolRegistry().register(oracleTool()),
     transport: 'in-process',

@@ -6,7 +6,6 @@ import { ToolgateError } from './errors.js';
 import type { Approver, ToolGateOptions } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import { type Admitted, admit } from './pipeline/admit.js';
-import { callAuthority } from './pipeline/authorize.js';
 import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
 import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
 import { dispatch } from './pipeline/dispatch.js';
@@ -133,7 +132,8 @@ export class ToolGate {
    * @internal
    */
   async run(run: GateRun): Promise<ToolResult> {
-    const { grant, options = {} } = run;
+    const grant = run.grant;
+    const options = run.options ?? noOptions;
     const started = this.#clock();
     const call: ObservedRecordedCall = {
       recorder: run.recorder ?? this.recorder,
@@ -201,7 +201,7 @@ export class ToolGate {
         callId: call.callId,
         agent: call.agent,
         // what the running tool asks policy about what it finds (a redirect hop, a searched path)
-        authority: callAuthority({
+        authority: {
           policy: this.policy,
           approver: options.approver ?? this.#approver,
           recorder: call.recorder,
@@ -209,7 +209,7 @@ export class ToolGate {
           agent: call.agent,
           tool: call.tool,
           parameters,
-        }),
+        },
         deadline: options.deadline,
         timeoutMs:
           options.timeoutMs ??
@@ -259,17 +259,13 @@ export class ToolGate {
   #finish({ call, started, outcome }: Finish): ToolResult | Promise<ToolResult> {
     const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - started;
     const { callId, tool } = call;
-    const ending: Ending =
-      'output' in outcome
-        ? {
-            callId,
-            tool,
-            isError: false,
-            output: outcome.output,
-            ...(outcome.content === undefined ? {} : { content: outcome.content }),
-            durationMs,
-          }
-        : { callId, tool, isError: true, error: errorDataOf(outcome.error, this.limits), durationMs };
+    let ending: Ending;
+    if (!('output' in outcome))
+      ending = { callId, tool, isError: true, error: errorDataOf(outcome.error, this.limits), durationMs };
+    else if (outcome.content === undefined)
+      ending = { callId, tool, isError: false, output: outcome.output, durationMs };
+    else
+      ending = { callId, tool, isError: false, output: outcome.output, content: outcome.content, durationMs };
     const recorded = recordReturned(call, ending);
     const { observation } = call;
     if (observation === undefined) return recorded instanceof Promise ? recorded.then(() => ending) : ending;
@@ -288,6 +284,8 @@ export class ToolGate {
 }
 
 type Outcome = CappedOutput | { error: unknown };
+
+const noOptions: CallOptions = Object.freeze({});
 
 /** A call as the stations see it, and what observes it. */
 interface ObservedRecordedCall extends RecordedCall {

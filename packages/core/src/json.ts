@@ -23,6 +23,14 @@ export function toJsonValue(value: unknown, what: string | (() => string) = 'val
 const maxFastDepth = 256;
 
 /**
+ * An upper bound on the length of `JSON.stringify(value)`, or -1 when `value` is not already plain
+ * JSON (then only serialising it tells). Walks the value once and allocates nothing.
+ */
+export function jsonTextBound(value: unknown): number {
+  return jsonSizeBound(value, 0);
+}
+
+/**
  * An upper bound on the length of `JSON.stringify(value)` (every character escaped at its
  * longest), or -1 when `value` is not already plain JSON (a non-plain object, an undefined
  * property, a non-finite number, a nesting deeper than the fast path goes). Allocates nothing,

@@ -1,6 +1,6 @@
-import { parseDocument, parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
+import { parseYaml, parseYamlDocument } from './lazy-dependencies.js';
 import { RulePolicy } from './policy.js';
 import { parseJsonPolicy } from './policy-json.js';
 import { formatIssues } from './zod-issues.js';
@@ -118,7 +118,7 @@ function withLine(error: unknown, text: string, source: string): unknown {
   if (!ToolgateError.is(error)) return error;
   const rule = /: rules\[(\d+)\]/.exec(error.message)?.[1];
   if (rule === undefined) return error;
-  const node = parseDocument(text).getIn(['rules', Number(rule)], true) as
+  const node = parseYamlDocument(text).getIn(['rules', Number(rule)], true) as
     | { range?: [number, number] }
     | undefined;
   if (node?.range === undefined) return error;

@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
 import type { JsonValue } from './json.js';
+import { ajvClass } from './lazy-dependencies.js';
 import { linearPattern } from './linear-pattern.js';
 import { checkRemoteSchema } from './remote-schema-check.js';
 import { formatIssues } from './zod-issues.js';
@@ -90,7 +91,7 @@ const re2Engine = Object.assign(
 
 function ajvValidator(schema: object): RemoteSchemaValidator {
   const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
-  const ajv = new Ajv({
+  const ajv: Ajv = new (ajvClass())({
     strict: false,
     validateFormats: false,
     validateSchema: false,

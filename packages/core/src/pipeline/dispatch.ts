@@ -1,8 +1,9 @@
-import type { CallOptions, ToolContext, ToolProgress } from '../context.js';
+import type { CallOptions, ToolContext } from '../context.js';
 import { afterBudget } from '../deadlines.js';
 import { messageOf, ToolgateError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import { allowingAuthority, type CallAuthority } from './authorize.js';
+import type { CallAuthority, CallAuthorityOptions } from './authorize.js';
+import { CallContext } from './call-context.js';
 import type { ResolvedTool } from './resolve.js';
 
 /** One call as {@link dispatch} runs it: who made it, under which id, with what budget. */
@@ -15,8 +16,11 @@ export interface DispatchedCall {
   deadline?: number | undefined;
   signal: AbortSignal | undefined;
   onProgress: CallOptions['onProgress'] | undefined;
-  /** How the running tool asks policy (`authorize`, `judge`); default: everything is allowed (no gate). */
-  authority?: CallAuthority;
+  /**
+   * How the running tool asks policy (`authorize`, `judge`): given, or the options to make it from
+   * when the tool first asks; default: everything is allowed (no gate).
+   */
+  authority?: CallAuthority | CallAuthorityOptions;
 }
 
 /**
@@ -33,57 +37,39 @@ export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: D
   const outer = call.signal;
   if (outer?.aborted) throw cancelled(tool);
   const budget = budgetOf(call);
-  let controller: AbortController | undefined;
-  let ended = false;
-  const { callId, agent, onProgress } = call;
-  const authority = call.authority ?? allowingAuthority;
-  const context: ToolContext = {
-    get signal() {
-      controller ??= new AbortController();
-      return controller.signal;
-    },
-    callId,
-    agent,
+  const context = new CallContext({
+    tool,
+    callId: call.callId,
+    agent: call.agent,
     deadline: budget.deadline,
-    reportProgress(progress: ToolProgress) {
-      if (ended || onProgress === undefined) return;
-      const report = progressOf(progress);
-      if (report === undefined) return;
-      try {
-        onProgress({ callId, tool, ...report });
-      } catch {
-        // progress is advisory: a failing listener must not fail the tool
-      }
-    },
-    authorize: authority.authorize,
-    judge: authority.judge,
-  };
+    onProgress: call.onProgress,
+    authority: call.authority,
+  });
   let pending: unknown;
   try {
     pending = runTool(resolved, parameters, context);
   } finally {
-    if (!(pending instanceof Promise)) ended = true;
+    if (!(pending instanceof Promise)) CallContext.end(context);
   }
   if (!(pending instanceof Promise)) return pending;
   const timeoutMs = budget.timeoutMs;
   if (outer === undefined && !(timeoutMs < Number.POSITIVE_INFINITY)) {
-    return pending.finally(() => {
-      ended = true;
-    });
+    return pending.finally(() => CallContext.end(context));
   }
   return new Promise((resolve, reject) => {
+    let ended = false;
     let clearDeadline: (() => void) | undefined;
     let unwatch: (() => void) | undefined;
     const cleanup = () => {
       ended = true;
+      CallContext.end(context);
       clearDeadline?.();
       unwatch?.();
     };
     const stop = (error: ToolgateError) => {
       if (ended) return;
       cleanup();
-      controller ??= new AbortController();
-      controller.abort(error);
+      CallContext.abort(context, error);
       reject(error);
     };
     if (timeoutMs < Number.POSITIVE_INFINITY)
@@ -181,13 +167,4 @@ function timedOut(tool: string, timeoutMs: number): ToolgateError {
     `tool "${tool}" did not finish within ${timeoutMs} ms; it was told to stop (its signal aborted) and ` +
       'any later result is discarded; call it with less work, or raise its timeoutMs',
   );
-}
-
-function progressOf(progress: ToolProgress): ToolProgress | undefined {
-  if (typeof progress !== 'object' || progress === null) return undefined;
-  if (typeof progress.progress !== 'number' || !Number.isFinite(progress.progress)) return undefined;
-  const report: ToolProgress = { progress: progress.progress };
-  if (typeof progress.total === 'number' && Number.isFinite(progress.total)) report.total = progress.total;
-  if (typeof progress.message === 'string') report.message = progress.message;
-  return report;
 }

@@ -1,5 +1,5 @@
 import { messageOf, ToolgateError } from '../errors.js';
-import { type JsonValue, toJsonValue } from '../json.js';
+import { type JsonValue, jsonTextBound, toJsonValue } from '../json.js';
 
 /** The default of `limits.parameterChars`: 1 MiB (1,048,576 characters) of a call's parameters as JSON text. */
 export const defaultParameterChars = 1024 * 1024;
@@ -10,6 +10,9 @@ export const defaultParameterChars = 1024 * 1024;
  */
 export function oversizedParameters(parameters: unknown, maxChars: number): string | undefined {
   if (!(maxChars < Number.POSITIVE_INFINITY)) return undefined;
+  // plain JSON whose longest possible text is within the bound needs no serialising
+  const bound = jsonTextBound(parameters ?? {});
+  if (bound >= 0 && bound <= maxChars) return undefined;
   let value: JsonValue;
   try {
     value = toJsonValue(parameters ?? {});
