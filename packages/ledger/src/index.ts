@@ -20,6 +20,30 @@ export {
   steppingClock,
 } from './chain/index.js';
 export {
+  type Checked,
+  type Checkpoint,
+  cosignatureLine,
+  formatCheckpoint,
+  generateNoteKeys,
+  type KeyKind,
+  type NoteKey,
+  type NoteKeyPair,
+  type NoteSignature,
+  openNote,
+  type ParsedNote,
+  type ProvenRecord,
+  parseCheckpoint,
+  parseNote,
+  parseSignerKey,
+  parseVerifierKey,
+  type RecordProof,
+  type RecordProofCheck,
+  recordProofFormat,
+  signNote,
+  type VerifiedSignature,
+  verifyRecordProof,
+} from './checkpoint/index.js';
+export {
   type Durability,
   FileStore,
   type FileStoreOptions,
@@ -27,7 +51,22 @@ export {
   type ReadLedgerFileOptions,
   readLedgerFile,
 } from './file/index.js';
+export { recordLeaf, recordLeaves, type TreeHead } from './ledger-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export {
+  type ConsistencyClaim,
+  consistencyProof,
+  emptyRoot,
+  type InclusionClaim,
+  inclusionProof,
+  leafHash,
+  MerkleTree,
+  nodeHash,
+  type ProofResult,
+  rootOf,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle/index.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
 export {
   type Divergence,

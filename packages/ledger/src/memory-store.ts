@@ -3,6 +3,7 @@ import { type ChainHead, lineOf } from './chain/chain.js';
 import { ChainState, type Clock, Wakeup } from './chain/chain-state.js';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
 import { followEvents } from './follow.js';
+import { LedgerTree, type TreeHead } from './ledger-tree.js';
 import { RunIndex, type RunSummary } from './runs.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
@@ -27,6 +28,7 @@ export class MemoryStore implements LedgerStore {
   readonly #events: LedgerEvent[] = [];
   readonly #wakeup = new Wakeup();
   readonly #runs = new RunIndex();
+  readonly #tree = new LedgerTree((fromSeq) => this.read({ fromSeq }));
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -56,6 +58,10 @@ export class MemoryStore implements LedgerStore {
       const event = this.#events[seq]!;
       if (matches(event, options)) yield event;
     }
+  }
+
+  treeHead(): Promise<TreeHead> {
+    return this.#tree.head();
   }
 
   async runs(): Promise<RunSummary[]> {

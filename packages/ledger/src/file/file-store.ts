@@ -4,6 +4,7 @@ import type { ChainHead } from '../chain/chain.js';
 import { type ChainState, type Clock, Wakeup } from '../chain/chain-state.js';
 import type { EventDraft, LedgerEvent } from '../chain/event.js';
 import { followEvents } from '../follow.js';
+import { LedgerTree, type TreeHead } from '../ledger-tree.js';
 import { type RunSummary, runsOf } from '../runs.js';
 import {
   type AppendOptions,
@@ -76,6 +77,7 @@ export class FileStore implements LedgerStore {
   readonly #wakeup = new Wakeup();
   readonly #syncs: GroupSync;
   #size: number;
+  readonly #tree = new LedgerTree((fromSeq) => this.read({ fromSeq }));
   #closed = false;
   #broken: Error | undefined;
 
@@ -173,6 +175,11 @@ export class FileStore implements LedgerStore {
       const event = this.#parse(line.text, line.start, line.invalidUtf8);
       if (matches(event, options)) yield event;
     }
+  }
+
+  /** The Merkle tree head over the records so far: the first call reads and checks the file once. */
+  treeHead(): Promise<TreeHead> {
+    return this.#tree.head();
   }
 
   /** The runs, read from the file: the store keeps no index of them. */
