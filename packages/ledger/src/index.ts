@@ -51,7 +51,7 @@ export {
   type ReadLedgerFileOptions,
   readLedgerFile,
 } from './file/index.js';
-export { recordLeaf, recordLeaves, type TreeHead } from './ledger-tree.js';
+export { recordLeaf, recordLeaves, recordLine, type TreeHead } from './ledger-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   type ConsistencyClaim,

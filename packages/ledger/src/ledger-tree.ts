@@ -16,6 +16,11 @@ export function recordLeaf(event: LedgerEvent): Uint8Array {
   return leafHash(lineOf(event));
 }
 
+/** A record's stored line (its canonical JSON, without the newline): the bytes its Merkle leaf hashes. */
+export function recordLine(event: LedgerEvent): string {
+  return lineOf(event);
+}
+
 /** The leaf hashes of a ledger's records, in seq order (what proofs are built from). */
 export async function recordLeaves(events: AsyncIterable<LedgerEvent>): Promise<Uint8Array[]> {
   const leaves: Uint8Array[] = [];
