@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
 import {
   type Checkpoint,
@@ -40,7 +40,8 @@ export function readSignerKey(path: string): NoteKey {
 /** Verifier keys: each a file, or the key text itself (`name+id+key`). */
 export function readVerifierKeys(values: readonly string[]): NoteKey[] {
   return values.map((value) => {
-    const text = /^[^\s/+]+\+[0-9a-f]{8}\+/.test(value) ? value : readText(value, 'the public key');
+    const text =
+      !existsSync(value) && /^[^\s+]+\+[0-9a-f]{8}\+/.test(value) ? value : readText(value, 'the public key');
     const parsed = parseVerifierKey(text);
     if (!parsed.ok) throw new UsageProblem(`${value}: ${parsed.reason}`);
     return parsed.value;
@@ -69,7 +70,7 @@ export function openCheckpointNote(note: string, path: string, keys: readonly No
   return { path, checkpoint: checkpoint.value, signatures: opened.value.verified, note };
 }
 
-/** Who signed a checkpoint, for people: `"log" (cosigned by "w1" at …)`. */
+/** Who signed a checkpoint, for people: `"log", cosigned by "w1" at …`. */
 export function signedBy(signatures: readonly VerifiedSignature[]): string {
   const logs = signatures
     .filter((signature) => signature.kind === 'log')
@@ -79,7 +80,7 @@ export function signedBy(signatures: readonly VerifiedSignature[]): string {
     .map(
       (signature) => `"${signature.name}" at ${new Date((signature.timestamp ?? 0) * 1000).toISOString()}`,
     );
-  return `${logs.join(', ')}${witnesses.length ? ` (cosigned by ${witnesses.join(', ')})` : ''}`;
+  return `${logs.join(', ')}${witnesses.length ? `, cosigned by ${witnesses.join(', ')}` : ''}`;
 }
 
 /** The ledger named as people should read it (a URL without its user and password). */

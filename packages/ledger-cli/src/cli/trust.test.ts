@@ -152,7 +152,7 @@ describe('toolgate-ledger: checkpoints, proofs and witnesses', () => {
     );
     expect(both).toMatchObject({
       code: 0,
-      out: expect.stringContaining('(cosigned by "witness.example.com/w1" at '),
+      out: expect.stringContaining(', cosigned by "witness.example.com/w1" at '),
     });
 
     await appendRecords(ledger, 5, 4);

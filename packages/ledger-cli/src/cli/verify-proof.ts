@@ -59,7 +59,7 @@ export async function verifyProofCommand(argv: readonly string[], io: CliIo): Pr
     };
     io.stdout.write(
       `${proofPath}: ok, the record at seq ${seq} (${shownWord(record.kind)} of run ${shownWord(record.runId)}) ` +
-        `is in the ${checkpoint.size} records of ${shownWord(checkpoint.origin)} that ${signedBy(signatures)} signed\n`,
+        `is in the ${checkpoint.size} records of ${shownWord(checkpoint.origin)} (signed by ${signedBy(signatures)})\n`,
     );
     return 0;
   } catch (error) {
