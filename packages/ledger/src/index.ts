@@ -44,6 +44,15 @@ export {
   verifyRecordProof,
 } from './checkpoint/index.js';
 export {
+  type DecisionFault,
+  type DecisionsResult,
+  policyDigest,
+  policyRecordedKind,
+  policyRecordPayload,
+  type VerifyDecisionsOptions,
+  verifyDecisions,
+} from './decisions/index.js';
+export {
   type Durability,
   FileStore,
   type FileStoreOptions,

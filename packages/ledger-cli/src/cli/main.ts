@@ -44,6 +44,7 @@ commands:
   checkpoint FILE --key KEY   sign the Merkle root of the ledger as a C2SP checkpoint (checkpoint --help)
   verify FILE --checkpoint C --pub KEY
                               prove the ledger holds what a signed checkpoint committed to
+  verify FILE --decisions     re-judge every recorded decision by the recorded policy
   prove FILE SEQ --checkpoint C
                               an inclusion proof of one record (prove --help; --from SIZE: consistency)
   verify-proof PROOF --checkpoint C --pub KEY
