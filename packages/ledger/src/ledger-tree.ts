@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import { ChainVerifier, isFault, lineOf } from './chain/chain.js';
+import { type ChainHead, ChainVerifier, emptyHead, isFault, lineOf } from './chain/chain.js';
 import type { LedgerEvent } from './chain/event.js';
 import { leafHash } from './merkle/hash.js';
 import { MerkleTree } from './merkle/tree.js';
@@ -32,13 +32,18 @@ export async function recordLeaves(events: AsyncIterable<LedgerEvent>): Promise<
  * A store's Merkle tree, kept beside its hash chain: it holds O(log n) hashes and, when asked for its
  * head, hashes only the records appended since it was last asked (the first ask reads the ledger once),
  * checking each against the chain from the genesis hash on, so a head is never taken over an edited
- * record. The append path does not change, so the chain's cost and every old ledger stay as they were.
+ * record. Once a head was asked for, the store feeds in each record it seals ({@link sealed}: one
+ * SHA-256 of the line, no read). Records and the chain are unchanged, so every old ledger verifies.
  */
 export class LedgerTree {
   readonly #tree = new MerkleTree();
-  readonly #chain = new ChainVerifier();
+  /** The chain head after the last record in the tree. */
+  #head: ChainHead = emptyHead;
+  /** True once a head was asked for: from then on the store's own appends are fed in as they are sealed. */
+  #live = false;
   readonly #readFrom: (fromSeq: number) => AsyncIterable<LedgerEvent>;
   #catchingUp: Promise<TreeHead> | undefined;
+  #root: TreeHead | undefined;
 
   /** @param readFrom the store's records from a seq on, in seq order. */
   constructor(readFrom: (fromSeq: number) => AsyncIterable<LedgerEvent>) {
@@ -53,8 +58,22 @@ export class LedgerTree {
     return next;
   }
 
+  /**
+   * Feeds a record the store has just sealed (its seq, stored line and hash), so a live tree needs no
+   * read: ignored unless the tree is live and the record is the next one (else the next head reads it).
+   */
+  sealed(seq: number, line: string, hash: string): void {
+    if (!this.#live || seq !== this.#tree.size) return;
+    this.#tree.append(leafHash(line));
+    this.#head = { seq: seq + 1, hash };
+  }
+
   async #catchUp(): Promise<TreeHead> {
+    this.#live = true;
+    let chain = new ChainVerifier(this.#head);
     for await (const event of this.#readFrom(this.#tree.size)) {
+      if (event.seq < this.#tree.size) continue; // fed in by the store while this read went on
+      if (chain.head.seq !== this.#tree.size) chain = new ChainVerifier(this.#head);
       if (event.seq !== this.#tree.size) {
         throw new ToolgateError(
           'LEDGER_CORRUPT',
@@ -62,7 +81,7 @@ export class LedgerTree {
         );
       }
       const line = lineOf(event);
-      const checked = this.#chain.checkHash(line);
+      const checked = chain.checkHash(line);
       if (isFault(checked)) {
         throw new ToolgateError(
           'LEDGER_CORRUPT',
@@ -70,7 +89,14 @@ export class LedgerTree {
         );
       }
       this.#tree.append(leafHash(line));
+      this.#head = chain.head;
     }
-    return { size: this.#tree.size, root: this.#tree.root() };
+    return this.#current();
+  }
+
+  #current(): TreeHead {
+    const size = this.#tree.size;
+    if (this.#root?.size !== size) this.#root = { size, root: this.#tree.root() };
+    return this.#root;
   }
 }

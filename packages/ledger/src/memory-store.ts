@@ -47,6 +47,7 @@ export class MemoryStore implements LedgerStore {
     const sealed = this.#chain.seal(draft);
     this.#chain.commit(sealed.event);
     this.#events.push(sealed.event);
+    this.#tree.sealed(sealed.event.seq, sealed.line, sealed.event.hash);
     this.#runs.add(sealed.event);
     this.#wakeup.wake();
     return sealed.event;

@@ -152,6 +152,7 @@ export class FileStore implements LedgerStore {
       throw this.#brokenError();
     }
     this.#chain.commit(sealed.event);
+    this.#tree.sealed(sealed.event.seq, sealed.line, sealed.event.hash);
     this.#offsets.add(sealed.event.seq, this.#size);
     this.#size += bytes.length;
     this.#wakeup.wake();
@@ -177,8 +178,12 @@ export class FileStore implements LedgerStore {
     }
   }
 
-  /** The Merkle tree head over the records so far: the first call reads and checks the file once. */
-  treeHead(): Promise<TreeHead> {
+  /**
+   * The Merkle tree head over the records so far, made durable first (a checkpoint of it never
+   * covers a record a crash could still lose): the first call reads and checks the file once.
+   */
+  async treeHead(): Promise<TreeHead> {
+    await this.flush();
     return this.#tree.head();
   }
 
