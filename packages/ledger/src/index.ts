@@ -43,6 +43,7 @@ export {
   type VerifiedSignature,
   verifyRecordProof,
 } from './checkpoint/index.js';
+export { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 export {
   type DecisionFault,
   type DecisionsResult,
