@@ -5,6 +5,7 @@ import type { CliIo } from './main.js';
 import {
   failure,
   ledgerLeaves,
+  type OpenedCheckpoint,
   openCheckpoint,
   readVerifierKeys,
   shownLedger,
@@ -30,6 +31,33 @@ example:
 
 exit codes: 0 sound, 1 the ledger or a checkpoint failed, 2 usage error, 3 cannot read the ledger
 `;
+
+/** Whether a ledger's leaves hold what a checkpoint committed to, in words naming the checkpoint and its signers. */
+export function checkpointVerdict(
+  leaves: readonly Uint8Array[],
+  opened: OpenedCheckpoint,
+): { holds: boolean; text: string } {
+  const { path, checkpoint, signatures } = opened;
+  const committed = `checkpoint ${path} (${checkpoint.size} records, signed by ${signedBy(signatures)})`;
+  if (leaves.length < checkpoint.size) {
+    return {
+      holds: false,
+      text:
+        `holds ${leaves.length} records, but ${committed} committed to ${checkpoint.size}: ` +
+        'records were cut from its tail, or the ledger was replaced',
+    };
+  }
+  if (Buffer.compare(rootOf(leaves, 0, checkpoint.size), checkpoint.root) !== 0) {
+    return {
+      holds: false,
+      text:
+        `its first ${checkpoint.size} records are not the ones ${committed} committed to: ` +
+        'the ledger was rewritten after the checkpoint was signed',
+    };
+  }
+  const grown = leaves.length > checkpoint.size ? `; the ledger extends it to ${leaves.length} records` : '';
+  return { holds: true, text: `${committed} holds${grown}` };
+}
 
 /** Runs `toolgate-ledger verify LEDGER --checkpoint …`. */
 export async function verifyCheckpointCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -58,25 +86,10 @@ export async function verifyCheckpointCommand(argv: readonly string[], io: CliIo
       .sort((left, right) => left.checkpoint.size - right.checkpoint.size);
     const leaves = await ledgerLeaves(ledger);
     const shown = shownLedger(ledger);
-    for (const { path, checkpoint, signatures } of checkpoints) {
-      const committed = `checkpoint ${path} (${checkpoint.size} records, signed by ${signedBy(signatures)})`;
-      if (leaves.length < checkpoint.size) {
-        throw new ToolgateError(
-          'LEDGER_CORRUPT',
-          `${shown}: holds ${leaves.length} records, but ${committed} committed to ${checkpoint.size}: ` +
-            'records were cut from its tail, or the ledger was replaced',
-        );
-      }
-      if (Buffer.compare(rootOf(leaves, 0, checkpoint.size), checkpoint.root) !== 0) {
-        throw new ToolgateError(
-          'LEDGER_CORRUPT',
-          `${shown}: its first ${checkpoint.size} records are not the ones ${committed} committed to: ` +
-            'the ledger was rewritten after the checkpoint was signed',
-        );
-      }
-      io.stdout.write(
-        `${shown}: ${committed} holds${leaves.length > checkpoint.size ? `; the ledger extends it to ${leaves.length} records` : ''}\n`,
-      );
+    for (const opened of checkpoints) {
+      const verdict = checkpointVerdict(leaves, opened);
+      if (!verdict.holds) throw new ToolgateError('LEDGER_CORRUPT', `${shown}: ${verdict.text}`);
+      io.stdout.write(`${shown}: ${verdict.text}\n`);
     }
     io.stdout.write(
       `${shown}: ok, ${leaves.length} records verified against ${checkpoints.length} checkpoint(s)\n`,
