@@ -189,6 +189,7 @@ function observed(store: LedgerStore, onAppended: (event: LedgerEvent) => void):
     read: (options) => store.read(options),
     follow: (options) => store.follow(options),
     runs: () => store.runs(),
+    treeHead: () => store.treeHead(),
     flush: () => store.flush(),
     close: () => store.close(),
     append: async (draft) => {

@@ -8,8 +8,9 @@ import type {
   LedgerStore,
   ReadOptions,
   RunSummary,
+  TreeHead,
 } from '@toolgate/ledger';
-import { stamper } from '@toolgate/ledger/internal';
+import { LedgerTree, stamper } from '@toolgate/ledger/internal';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { type AppendOutcome, appendBatch, checkStorableDraft, readHead } from './append-transaction.js';
 import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
@@ -64,6 +65,7 @@ export class PostgresStore implements LedgerStore {
   #head: ChainHead;
   #queue: Pending[] = [];
   #draining: Promise<void> | undefined;
+  readonly #tree = new LedgerTree((fromSeq) => this.read({ fromSeq }));
   #closed = false;
 
   private constructor(location: LedgerLocation, pool: Pool, head: ChainHead, clock: Clock | undefined) {
@@ -138,6 +140,14 @@ export class PostgresStore implements LedgerStore {
     } catch (error) {
       throw unavailable(this.#location, 'be read', error);
     }
+  }
+
+  /**
+   * The Merkle tree head over the records committed so far (by every writer): the first call reads
+   * and checks the ledger once, later calls only what was appended since.
+   */
+  treeHead(): Promise<TreeHead> {
+    return this.#tree.head();
   }
 
   async runs(): Promise<RunSummary[]> {

@@ -20,6 +20,40 @@ export {
   steppingClock,
 } from './chain/index.js';
 export {
+  type Checked,
+  type Checkpoint,
+  cosignatureLine,
+  formatCheckpoint,
+  generateNoteKeys,
+  type KeyKind,
+  type NoteKey,
+  type NoteKeyPair,
+  type NoteSignature,
+  openNote,
+  type ParsedNote,
+  type ProvenRecord,
+  parseCheckpoint,
+  parseNote,
+  parseSignerKey,
+  parseVerifierKey,
+  type RecordProof,
+  type RecordProofCheck,
+  recordProofFormat,
+  signNote,
+  type VerifiedSignature,
+  verifyRecordProof,
+} from './checkpoint/index.js';
+export { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
+export {
+  type DecisionFault,
+  type DecisionsResult,
+  policyDigest,
+  policyRecordedKind,
+  policyRecordPayload,
+  type VerifyDecisionsOptions,
+  verifyDecisions,
+} from './decisions/index.js';
+export {
   type Durability,
   FileStore,
   type FileStoreOptions,
@@ -27,7 +61,22 @@ export {
   type ReadLedgerFileOptions,
   readLedgerFile,
 } from './file/index.js';
+export { recordLeaf, recordLeaves, recordLine, type TreeHead } from './ledger-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export {
+  type ConsistencyClaim,
+  consistencyProof,
+  emptyRoot,
+  type InclusionClaim,
+  inclusionProof,
+  leafHash,
+  MerkleTree,
+  nodeHash,
+  type ProofResult,
+  rootOf,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle/index.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
 export {
   type Divergence,

@@ -16,3 +16,4 @@ export {
   stamper,
 } from './chain/index.js';
 export { type Line, readLineBatches } from './file/index.js';
+export { LedgerTree } from './ledger-tree.js';

@@ -3,6 +3,7 @@ import { type ChainHead, lineOf } from './chain/chain.js';
 import { ChainState, type Clock, Wakeup } from './chain/chain-state.js';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
 import { followEvents } from './follow.js';
+import { LedgerTree, type TreeHead } from './ledger-tree.js';
 import { RunIndex, type RunSummary } from './runs.js';
 import { type FollowOptions, type LedgerStore, matches, type ReadOptions } from './store.js';
 
@@ -27,6 +28,7 @@ export class MemoryStore implements LedgerStore {
   readonly #events: LedgerEvent[] = [];
   readonly #wakeup = new Wakeup();
   readonly #runs = new RunIndex();
+  readonly #tree = new LedgerTree((fromSeq) => this.read({ fromSeq }));
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -45,6 +47,7 @@ export class MemoryStore implements LedgerStore {
     const sealed = this.#chain.seal(draft);
     this.#chain.commit(sealed.event);
     this.#events.push(sealed.event);
+    this.#tree.sealed(sealed.event.seq, sealed.line, sealed.event.hash);
     this.#runs.add(sealed.event);
     this.#wakeup.wake();
     return sealed.event;
@@ -56,6 +59,10 @@ export class MemoryStore implements LedgerStore {
       const event = this.#events[seq]!;
       if (matches(event, options)) yield event;
     }
+  }
+
+  treeHead(): Promise<TreeHead> {
+    return this.#tree.head();
   }
 
   async runs(): Promise<RunSummary[]> {

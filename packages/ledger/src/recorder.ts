@@ -1,5 +1,11 @@
 import type { JsonObject } from '@toolgate/core';
-import { type JsonValue, type Recorder, type ToolDescription, ToolgateError } from '@toolgate/core';
+import {
+  type JsonValue,
+  type PolicyDocument,
+  type Recorder,
+  type ToolDescription,
+  ToolgateError,
+} from '@toolgate/core';
 import type {
   AgentDerivedRecord,
   PolicyDecidedRecord,
@@ -8,6 +14,7 @@ import type {
   ToolReturnedRecord,
 } from '@toolgate/core/internal';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
+import { policyRecordedKind, policyRecordPayload } from './decisions/policy-record.js';
 import type { AppendOptions, LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
@@ -95,6 +102,15 @@ export class LedgerRecorder implements Recorder {
       actor,
       payload,
     });
+  }
+
+  /**
+   * Records the policy the run decides by as `policy.recorded` (its digest and, unless `digestOnly`,
+   * the document), so `verify --decisions` can re-judge every decision. Record it at run start, and
+   * again whenever the policy changes (a reload).
+   */
+  recordPolicy(document: PolicyDocument, options: { digestOnly?: boolean } = {}): Promise<LedgerEvent> {
+    return this.record(policyRecordedKind, 'system', policyRecordPayload(document, options));
   }
 
   /**

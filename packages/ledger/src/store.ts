@@ -1,5 +1,6 @@
 import type { ChainHead } from './chain/chain.js';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
+import type { TreeHead } from './ledger-tree.js';
 import type { RunSummary } from './runs.js';
 
 /** Which events a read returns. Every filter is optional; events come in seq order. */
@@ -46,6 +47,11 @@ export interface LedgerStore {
   append(draft: EventDraft, options?: AppendOptions): Promise<LedgerEvent>;
   /** The stored events that match, in seq order. */
   read(options?: ReadOptions): AsyncIterable<LedgerEvent>;
+  /**
+   * The head of the Merkle tree (RFC 9162) over the records stored so far, kept beside the chain:
+   * what a signed checkpoint commits to. Each record is hashed into it once per store object.
+   */
+  treeHead(): Promise<TreeHead>;
   /** The runs stored so far, in the order they started, with their first and last seq and time. */
   runs(): Promise<RunSummary[]>;
   /** The stored events that match, then each new one as it is appended, until the signal aborts or the store closes. */

@@ -2,18 +2,24 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
+import { recordLeaf } from '@toolgate/ledger';
 import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';
 import { loadLedger } from '../viewer/load.js';
+import type { ViewerCheckpoint, ViewerSnapshot } from '../viewer/snapshot.js';
 import type { CliIo } from './main.js';
 import { shownProse } from './quote.js';
+import { openCheckpoint, readVerifierKeys, UsageProblem } from './trust-io.js';
+import { checkpointVerdict } from './verify-checkpoint.js';
 
 /** The help of `toolgate-ledger export`. */
-export const exportUsage = `usage: toolgate-ledger export FILE --html OUT.html
+export const exportUsage = `usage: toolgate-ledger export FILE --html OUT.html [--checkpoint FILE … --pub KEY …]
 
 Writes one self-contained page of the ledger (the data embedded; no server, no network), the same
 page \`serve\` shows, to attach to a bug report. A ledger that fails verification or cannot be read is
-still written, with the failure at the top; OUT.html is replaced if it exists.
+still written, with the failure at the top; OUT.html is replaced if it exists. With --checkpoint
+(and the log's --pub, and a witness's), the page says under the verification whether the ledger
+holds what each signed checkpoint committed to: signed by whom, covering which records.
 
 example:
   toolgate-ledger export .ledgers/oracle-grove.jsonl --html grove.html
@@ -24,13 +30,18 @@ exit codes: 0 written and verified, 1 written but the ledger failed verification
 
 /** Runs `toolgate-ledger export`; resolves to the exit code. */
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let values: { html?: string; help?: boolean };
+  let values: { html?: string; checkpoint?: string[]; pub?: string[]; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        html: { type: 'string' },
+        checkpoint: { type: 'string', multiple: true },
+        pub: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (error) {
     return usageError(io, (error as Error).message);
@@ -47,7 +58,15 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   if (resolve(out) === resolve(file)) {
     return usageError(io, `--html "${out}" is the ledger itself; name another file for the page`);
   }
-  const snapshot = await loadLedger(file);
+  let snapshot = await loadLedger(file);
+  if (values.checkpoint?.length) {
+    if (!values.pub?.length) return usageError(io, "--checkpoint needs the log's public key: --pub KEY.pub");
+    try {
+      snapshot = { ...snapshot, checkpoints: checkedCheckpoints(snapshot, values.checkpoint, values.pub) };
+    } catch (error) {
+      return usageError(io, (error as Error).message);
+    }
+  }
   try {
     await writeFile(out, renderPage(await pageAssets(), snapshot));
   } catch (error) {
@@ -71,6 +90,30 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   }
   io.stdout.write(`${out}: ${snapshot.events.length} records, verified\n`);
   return 0;
+}
+
+/** Each checkpoint checked against the records that verified (none is said to hold over a bad ledger). */
+function checkedCheckpoints(
+  snapshot: ViewerSnapshot,
+  paths: readonly string[],
+  pub: readonly string[],
+): ViewerCheckpoint[] {
+  const keys = readVerifierKeys(pub);
+  const leaves = snapshot.events.map(recordLeaf);
+  return paths.map((path) => {
+    let opened: ReturnType<typeof openCheckpoint>;
+    try {
+      opened = openCheckpoint(path, keys);
+    } catch (error) {
+      if (error instanceof UsageProblem) throw error;
+      return { holds: false, text: (error as Error).message };
+    }
+    if (snapshot.status.state !== 'verified') {
+      return { holds: false, text: `checkpoint ${path} not checked: the ledger failed verification` };
+    }
+    const verdict = checkpointVerdict(leaves, opened);
+    return verdict.holds ? verdict : { holds: false, text: `the ledger ${verdict.text}` };
+  });
 }
 
 function usageError(io: CliIo, problem: string): number {

@@ -10,6 +10,7 @@ import { formatEvent, stylesFor } from './format.js';
 import { progressLine } from './progress.js';
 import { safeJson, shownProse, shownWord } from './quote.js';
 import { serveCommand } from './serve.js';
+import { trustCommand } from './trust-commands.js';
 
 /** Where the command line writes, and what it reads from its surroundings. */
 export interface CliIo {
@@ -39,6 +40,17 @@ commands:
   serve FILE [--port N] [--host ADDRESS]
                               a read-only page of the ledger on 127.0.0.1, live (serve --help)
   export FILE --html OUT.html the same page as one self-contained file (export --help)
+  keygen NAME --out PREFIX    an Ed25519 key pair to sign checkpoints (keygen --help)
+  checkpoint FILE --key KEY   sign the Merkle root of the ledger as a C2SP checkpoint (checkpoint --help)
+  verify FILE --checkpoint C --pub KEY
+                              prove the ledger holds what a signed checkpoint committed to
+  verify FILE --decisions     re-judge every recorded decision by the recorded policy
+  prove FILE SEQ --checkpoint C
+                              an inclusion proof of one record (prove --help; --from SIZE: consistency)
+  verify-proof PROOF --checkpoint C --pub KEY
+                              check an inclusion proof with no ledger (verify-proof --help)
+  witness REQUEST --key KEY --log-pub KEY --state FILE
+                              cosign a checkpoint that extends the last one cosigned (witness --help)
   --version                   print the version
 
 examples:
@@ -53,6 +65,8 @@ exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the led
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
   if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
+  const trust = trustCommand(argv);
+  if (trust) return trust(argv.slice(1), io);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

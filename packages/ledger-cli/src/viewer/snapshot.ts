@@ -29,6 +29,12 @@ export type ViewerStatus =
       readonly message: string;
     };
 
+/** Whether the ledger holds what a signed checkpoint committed to, in `verify --checkpoint`'s words. */
+export interface ViewerCheckpoint {
+  readonly holds: boolean;
+  readonly text: string;
+}
+
 /** A whole ledger as the page receives it: the file's name, its verification, its good records. */
 export interface ViewerSnapshot {
   /** The ledger file as it was named on the command line. */
@@ -38,6 +44,8 @@ export interface ViewerSnapshot {
   readonly events: readonly LedgerEvent[];
   /** True when the page follows a live server; false for a static export. */
   readonly live: boolean;
+  /** The checkpoints it was exported with (`export --checkpoint`), each checked against its records. */
+  readonly checkpoints?: readonly ViewerCheckpoint[];
 }
 
 /** What the page's header shows of a served ledger, as its index knows it now. */

@@ -4,6 +4,7 @@ import type { ChainHead } from '../chain/chain.js';
 import { type ChainState, type Clock, Wakeup } from '../chain/chain-state.js';
 import type { EventDraft, LedgerEvent } from '../chain/event.js';
 import { followEvents } from '../follow.js';
+import { LedgerTree, type TreeHead } from '../ledger-tree.js';
 import { type RunSummary, runsOf } from '../runs.js';
 import {
   type AppendOptions,
@@ -76,6 +77,7 @@ export class FileStore implements LedgerStore {
   readonly #wakeup = new Wakeup();
   readonly #syncs: GroupSync;
   #size: number;
+  readonly #tree = new LedgerTree((fromSeq) => this.read({ fromSeq }));
   #closed = false;
   #broken: Error | undefined;
 
@@ -150,6 +152,7 @@ export class FileStore implements LedgerStore {
       throw this.#brokenError();
     }
     this.#chain.commit(sealed.event);
+    this.#tree.sealed(sealed.event.seq, sealed.line, sealed.event.hash);
     this.#offsets.add(sealed.event.seq, this.#size);
     this.#size += bytes.length;
     this.#wakeup.wake();
@@ -173,6 +176,15 @@ export class FileStore implements LedgerStore {
       const event = this.#parse(line.text, line.start, line.invalidUtf8);
       if (matches(event, options)) yield event;
     }
+  }
+
+  /**
+   * The Merkle tree head over the records so far, made durable first (a checkpoint of it never
+   * covers a record a crash could still lose): the first call reads and checks the file once.
+   */
+  async treeHead(): Promise<TreeHead> {
+    await this.flush();
+    return this.#tree.head();
   }
 
   /** The runs, read from the file: the store keeps no index of them. */

@@ -1,7 +1,12 @@
 import { ToolgateError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
+import { lineOf } from '../chain/chain.js';
 import { steppingClock } from '../chain/clock.js';
 import type { LedgerEvent } from '../chain/event.js';
+import { leafHash } from '../merkle/hash.js';
+import { inclusionProof } from '../merkle/prove.js';
+import { rootOf } from '../merkle/tree.js';
+import { verifyInclusion } from '../merkle/verify.js';
 import { type LedgerStore, readAll } from '../store.js';
 
 /** The behaviour every store must have, run against each store's factory. */
@@ -128,6 +133,23 @@ export function storeContract(name: string, open: (clock: () => Date) => Promise
       expect((error as ToolgateError).code).toBe('INVALID_EVENT');
       expect((error as Error).message).toMatch(message);
       expect(store.head().seq).toBe(0);
+      await store.close();
+    });
+
+    it('keeps the RFC 9162 tree head of its records beside the chain, as appends go on', async () => {
+      const store = await open(steppingClock());
+      expect(await store.treeHead()).toMatchObject({ size: 0 });
+      for (let index = 0; index < 5; index++) await store.append(draft('tool.called', 'run-1', { index }));
+      const five = await store.treeHead();
+      for (let index = 5; index < 11; index++) await store.append(draft('tool.called', 'run-1', { index }));
+      const eleven = await store.treeHead();
+      const leaves = (await readAll(store.read())).map((event) => leafHash(lineOf(event)));
+      expect(five).toEqual({ size: 5, root: rootOf(leaves, 0, 5) });
+      expect(eleven).toEqual({ size: 11, root: rootOf(leaves, 0, 11) });
+      const proof = inclusionProof(leaves, 7, 11);
+      expect(verifyInclusion({ leaf: leaves[7]!, index: 7, size: 11, proof, root: eleven.root }).ok).toBe(
+        true,
+      );
       await store.close();
     });
 

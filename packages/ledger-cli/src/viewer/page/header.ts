@@ -1,4 +1,4 @@
-import type { ViewerStatus } from '../snapshot.js';
+import type { ViewerCheckpoint, ViewerStatus } from '../snapshot.js';
 import { element } from './dom.js';
 
 /** What the header shows. */
@@ -17,6 +17,8 @@ export interface HeaderState {
   lostReason?: string | undefined;
   /** How many calls the ledger holds (`calls`), and how many ended each way. */
   tally: Readonly<Record<string, number>>;
+  /** Signed checkpoints checked against the ledger: who signed each, covering which records, and whether it holds. */
+  checkpoints?: readonly ViewerCheckpoint[];
 }
 
 /**
@@ -109,6 +111,13 @@ export function renderHeader(state: HeaderState): HTMLElement {
       },
       element('strong', {}, check.text),
       check.note ? element('span', { class: 'note' }, check.note) : undefined,
+    ),
+    ...(state.checkpoints ?? []).map((checkpoint) =>
+      element(
+        'div',
+        { class: `status ${checkpoint.holds ? 'status-ok' : 'status-bad'}`, data: { testid: 'checkpoint' } },
+        element('strong', {}, `${checkpoint.holds ? '✔' : '✘'} ${checkpoint.text}`),
+      ),
     ),
     element(
       'div',

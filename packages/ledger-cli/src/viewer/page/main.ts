@@ -241,6 +241,7 @@ if (embedded) {
   const snapshot = JSON.parse(embedded.textContent ?? '{}') as ViewerSnapshot;
   source = embeddedSource(snapshot);
   header.mode = 'static';
+  if (snapshot.checkpoints) header.checkpoints = snapshot.checkpoints;
   render();
   void refresh();
 } else {

@@ -1,0 +1,7 @@
+export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
+export {
+  type DecisionFault,
+  type DecisionsResult,
+  type VerifyDecisionsOptions,
+  verifyDecisions,
+} from './verify-decisions.js';
