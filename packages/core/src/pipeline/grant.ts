@@ -66,7 +66,8 @@ export function exactGrant(agent: string, tools: readonly string[], options: Gra
     granted,
     ...optionsFields(options),
     allows: (tool) => names.has(tool),
-    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
+    narrow: (subset, name) =>
+      exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
   };
   return grant;
 }
@@ -85,7 +86,8 @@ export function patternGrant(agent: string, patterns: readonly string[], options
     granted,
     ...optionsFields(options),
     allows,
-    narrow: (subset, name) => exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
+    narrow: (subset, name) =>
+      exactGrant(name, narrowed(grant, subset, name), childOptions(options, agent, name)),
   };
   return grant;
 }

@@ -4,14 +4,12 @@ export {
   type Checked,
   generateNoteKeys,
   type KeyKind,
-  keyIdOf,
   type NoteKey,
   type NoteKeyPair,
   parseSignerKey,
   parseVerifierKey,
 } from './keys.js';
 export {
-  maxSignatures,
   type NoteSignature,
   openNote,
   type ParsedNote,

@@ -1,4 +1,4 @@
-export { emptyRoot, leafHash, nodeHash, sameHash } from './hash.js';
+export { emptyRoot, leafHash, nodeHash } from './hash.js';
 export { consistencyProof, inclusionProof } from './prove.js';
 export { MerkleTree, rootOf } from './tree.js';
 export {
