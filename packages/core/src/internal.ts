@@ -37,6 +37,7 @@ export {
   truncationMarker,
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
+export { javascriptWhitespace, type PatternToken, patternTokens } from './pattern-tokens.js';
 export { defaultLimits } from './pipeline/cap.js';
 export type { AnswerSource } from './pipeline/decide.js';
 export type { Recording, RecordingQuery } from './pipeline/recording.js';

@@ -1,4 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
+import { javascriptWhitespace, patternTokens } from '@toolgate/core/internal';
 
 /**
  * Compiles a search pattern as a JavaScript regular expression with the `u` and `s` flags (so `.`
@@ -22,19 +23,17 @@ export function compileSearchPattern(pattern: unknown): RegExp {
   }
 }
 
-const whitespace =
-  '\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
 const outsideClass: Record<string, string> = {
   w: '[0-9A-Za-z_]',
   W: '[^0-9A-Za-z_]',
   d: '[0-9]',
   D: '[^0-9]',
-  s: `[${whitespace}]`,
-  S: `[^${whitespace}]`,
+  s: `[${javascriptWhitespace}]`,
+  S: `[^${javascriptWhitespace}]`,
   b: '(?-u:\\b)',
   B: '(?-u:\\B)',
 };
-const insideClass: Record<string, string> = { w: '0-9A-Za-z_', d: '0-9', s: whitespace };
+const insideClass: Record<string, string> = { w: '0-9A-Za-z_', d: '0-9', s: javascriptWhitespace };
 const portableEscapes = new Set([...'tnrfv.*+?()[]{}|^$\\-'.split(''), 'p', 'P']);
 
 /**
@@ -46,38 +45,38 @@ const portableEscapes = new Set([...'tnrfv.*+?()[]{}|^$\\-'.split(''), 'p', 'P']
 export function ripgrepPattern(pattern: string): string | undefined {
   let out = '';
   let inClass = false;
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === '\\') {
-      const next = pattern[index + 1];
-      if (next === undefined) return undefined;
-      index++;
-      if (inClass && next in insideClass) out += insideClass[next];
-      else if (inClass && 'WDSbB'.includes(next)) return undefined;
-      else if (!inClass && next in outsideClass) out += outsideClass[next];
-      else if (next === '/') out += '/';
-      else if (portableEscapes.has(next)) out += `\\${next}`;
-      else return undefined;
-      continue;
-    }
-    if (inClass) {
-      if (char === ']') inClass = false;
-      else if (char === '[') return undefined;
-      out += char;
-      continue;
-    }
-    if (char === '[') {
+  for (const token of patternTokens(pattern)) {
+    if (token.kind === 'escape') {
+      const spelled = ripgrepEscape(token.letter, token.inClass);
+      if (spelled === undefined) return undefined;
+      out += spelled;
+    } else if (token.kind === 'class-open') {
+      if (pattern[token.end] === ']') return undefined;
       inClass = true;
-      out += char;
-      if (pattern[index + 1] === '^') out += pattern[++index];
-      if (pattern[index + 1] === ']') return undefined;
-      continue;
+      out += token.text;
+    } else if (token.kind === 'class-close') {
+      inClass = false;
+      out += ']';
+    } else if (token.inClass) {
+      if (token.char === '[') return undefined;
+      out += token.char;
+    } else {
+      if (token.char === '(' && pattern[token.end] === '?' && pattern[token.end + 1] !== ':')
+        return undefined;
+      if (token.char === '{' && !/^\{\d+(,\d*)?\}/.test(pattern.slice(token.start))) return undefined;
+      out += token.char;
     }
-    if (char === '(' && pattern[index + 1] === '?') {
-      if (pattern[index + 2] !== ':') return undefined;
-    }
-    if (char === '{' && !/^\{\d+(,\d*)?\}/.test(pattern.slice(index))) return undefined;
-    out += char;
   }
   return inClass ? undefined : out;
+}
+
+/** The ripgrep spelling of the escape `\letter`, or undefined when the engines could read it differently. */
+function ripgrepEscape(letter: string | undefined, inClass: boolean): string | undefined {
+  if (letter === undefined) return undefined;
+  if (inClass && letter in insideClass) return insideClass[letter];
+  if (inClass && 'WDSbB'.includes(letter)) return undefined;
+  if (!inClass && letter in outsideClass) return outsideClass[letter];
+  if (letter === '/') return '/';
+  if (portableEscapes.has(letter)) return `\\${letter}`;
+  return undefined;
 }
