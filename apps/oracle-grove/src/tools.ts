@@ -1,7 +1,7 @@
 import { oracleTool } from '@toolgate/builtins';
 import { type Recorder, type ToolGateOptions, ToolRegistry } from '@toolgate/core';
 import { type LedgerEvent, ReplaySession, replayRegistry } from '@toolgate/ledger';
-import { resolverFromEnv } from '@toolgate/mcp-client';
+import { resolverFromEnv } from './from-env.js';
 
 /** Where the scenario's tools live for one run, and how to let go of them. */
 export interface ToolSetup {

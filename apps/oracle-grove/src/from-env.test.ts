@@ -1,8 +1,8 @@
 import { drawOmen } from '@toolgate/builtins';
+import type { MCPResolver } from '@toolgate/mcp-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolverFromEnv, serversFromEnv } from './from-env.js';
-import type { MCPResolver } from './resolver.js';
-import { fixture, noChildren, toolgateMcp } from './testing-fixtures/servers.js';
+import { fixture, noChildren, toolgateMcp } from './test-support/servers.js';
 
 const quoted = (words: readonly string[]) => words.map((word) => `'${word}'`).join(' ');
 

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
+import type { StdioServerConfig } from '@toolgate/mcp-client';
 import { parse } from 'shell-quote';
-import type { StdioServerConfig } from './server-config.js';
 
 /**
  * Parses `MCP_SERVERS`: command lines separated by a `::` word, each split by shell quoting rules

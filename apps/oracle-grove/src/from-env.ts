@@ -2,9 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
-import { MCPResolver, type MCPResolverOptions } from './resolver.js';
+import { MCPResolver, type MCPResolverOptions, type StdioServerConfig } from '@toolgate/mcp-client';
 import { parseServerCommands } from './server-commands.js';
-import type { StdioServerConfig } from './server-config.js';
 
 /**
  * The config gate. Returns undefined when tools should run in-process (the default), or a resolver
@@ -73,7 +72,7 @@ export function toolgateMcpPath(): string {
   } catch {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      'MCP_ORACLE=1 needs @toolgate/mcp-server, which is not installed; install it beside @toolgate/mcp-client',
+      'MCP_ORACLE=1 needs @toolgate/mcp-server, which is not installed; install it beside the demo',
     );
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
