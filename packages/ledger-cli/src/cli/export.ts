@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, usageMessage } from '@toolgate/core';
 import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';
 import { loadLedger } from '../viewer/load.js';
@@ -27,10 +26,9 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   let values: { html?: string; help?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
+    ({ values, positionals } = parseCommandLine(argv, {
       options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      positionals: true,
     }));
   } catch (error) {
     return usageError(io, (error as Error).message);
@@ -74,6 +72,6 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
 }
 
 function usageError(io: CliIo, problem: string): number {
-  io.stderr.write(`toolgate-ledger export: ${problem}\n\n${exportUsage}`);
+  io.stderr.write(usageMessage({ command: 'toolgate-ledger export', problem, usage: exportUsage }));
   return 2;
 }
