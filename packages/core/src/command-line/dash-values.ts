@@ -1,4 +1,4 @@
-/** The shape of a `parseArgs` option, as far as {@link joinDashValues} needs it. */
+/** The shape of a `parseArgs` option, as far as the command-line helpers need it. */
 export interface OptionShape {
   type: 'string' | 'boolean';
   short?: string;

@@ -9,7 +9,7 @@ type Parsed<Options extends Record<string, OptionShape>, Positionals extends boo
 /**
  * Reads a toolgate command's arguments the way every toolgate command reads them: strictly (an
  * unknown option, or a value given to a flag, is refused), `--name value` with a value that starts
- * with a dash read as that value ({@link joinDashValues}), and words that are not options only when
+ * with a dash read as that value (`joinDashValues`), and words that are not options only when
  * `positionals` is true. A bad argument throws a ToolgateError (INVALID_DEFINITION) with the
  * sentence that says what is wrong (`Unknown option '--prot'`); the command adds where to look.
  *
