@@ -170,6 +170,30 @@ function packageEntries(name) {
   return found;
 }
 
+/**
+ * A package's `package.json` exports exactly the entries it has: `./internal` (and `./testing`) with
+ * the source file beside it, in `exports` and in `publishConfig.exports`, and no entry without it.
+ */
+function entryMapProblems(name) {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+  const found = [];
+  for (const [entry, file] of Object.entries(entries)) {
+    if (entry === '') continue;
+    const has = existsSync(join(root, 'packages', name, 'src', file));
+    const built = `./dist/${file.replace(/\.ts$/, '.js')}`;
+    const source = manifest.exports?.[`./${entry}`]?.['@toolgate/source'];
+    const published = manifest.publishConfig?.exports?.[`./${entry}`]?.default;
+    if (has && (source !== `./src/${file}` || published !== built))
+      found.push(
+        `packages/${name}/package.json: src/${file} exists, so "exports" and "publishConfig.exports" need "./${entry}" ` +
+          `({ "@toolgate/source": "./src/${file}", … } and { "default": "${built}", … })`,
+      );
+    if (!has && (source !== undefined || published !== undefined))
+      found.push(`packages/${name}/package.json: exports "./${entry}", but there is no src/${file}`);
+  }
+  return found;
+}
+
 if (process.argv.includes('--exports')) {
   console.log('package                    public  internal  testing');
   for (const name of Object.keys(allowed)) {
@@ -195,6 +219,7 @@ for (const [name, permitted] of Object.entries(allowed)) {
     problems.push(
       `packages/${name}/src/internal.ts: exports ${both.join(', ')}, which the public entry exports too; one way in a name`,
     );
+  problems.push(...entryMapProblems(name));
   for (const file of sources(join(root, 'packages', name, 'src'))) {
     const where = relative(root, file);
     for (const { specifier, scope, base, entry } of importsOf(file)) {

@@ -12,8 +12,7 @@
  * MCP_ORACLE=1 (or MCP_SERVERS="…") runs the oracle over MCP stdio instead of in-process. A closed
  * stdout (`pnpm demo | head`) stops the run cleanly: the ledger is finished and released, exit 0.
  */
-import { parseArgs } from 'node:util';
-import { joinDashValues, messageOf, ToolgateError } from '@toolgate/core';
+import { messageOf, parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
 import { runDemo } from './demo.js';
 import { packageVersion } from './package-version.js';
 import { painterFor, renderEvent, renderSummary } from './render.js';
@@ -63,7 +62,8 @@ async function main(): Promise<number> {
     print(`oracle-grove ${packageVersion}\n`);
     return 0;
   }
-  const turns = values.turns === undefined ? undefined : turnsFrom(values.turns);
+  const turns =
+    values.turns === undefined ? undefined : wholeNumber(values.turns, { option: '--turns', min: 1 });
   if (values.replay !== undefined) {
     const given = [
       ...(values.seed === undefined ? [] : ['--seed']),
@@ -106,18 +106,7 @@ async function main(): Promise<number> {
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({ args: joinDashValues(argv, optionShapes), options: optionShapes, strict: true });
-}
-
-function turnsFrom(text: string): number {
-  const turns = Number(text);
-  if (!/^\d+$/.test(text) || turns < 1 || !Number.isSafeInteger(turns)) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `--turns must be a whole number of at least 1, not ${JSON.stringify(text)}`,
-    );
-  }
-  return turns;
+  return parseCommandLine(argv, { options: optionShapes });
 }
 
 const usage = `usage: oracle-grove [--seed TEXT] [--turns N] [--trespass] [--ledger FILE] [--replay FILE] [--json]
@@ -147,7 +136,7 @@ main().then(
     process.exitCode ??= code;
   },
   (error: unknown) => {
-    process.stderr.write(`oracle-grove: ${messageOf(error)}\n`);
+    process.stderr.write(usageMessage({ command: 'oracle-grove', problem: messageOf(error) }));
     process.exitCode = 2;
   },
 );

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toolgateMcpPath } from '@toolgate/mcp-client';
 import { describe, expect, it } from 'vitest';
 import { scratchDir } from '../test/fixtures.js';
 import { runDemo } from './demo.js';
+import { toolgateMcpPath } from './from-env.js';
 
 describe('oracle-grove over MCP', () => {
   it('writes a ledger byte-identical to the in-process run when MCP_ORACLE=1', async () => {

@@ -7,7 +7,7 @@ import { patternSubject, resolvedPaths } from './path-subject.js';
 
 /**
  * `glob { pattern }` → `{ paths, truncated?, withheldByPolicy? }`: workspace files matching a glob.
- * Paths policy withholds (see {@link policyWithholds}; judged at their resolved path, so a link
+ * Paths policy withholds (see `policyWithholds`; judged at their resolved path, so a link
  * in the pattern's base does not hide where a file lies) are left out and counted. Read-only,
  * parallel-safe.
  */

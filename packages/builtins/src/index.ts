@@ -13,13 +13,10 @@ export {
   shellSubject,
   unsafeTokenPrefix,
 } from './command-subject.js';
-export { fetchTool, hostSubject } from './fetch.js';
+export { fetchTool } from './fetch.js';
 export { globTool } from './glob.js';
 export { listDirTool } from './list-dir.js';
 export { drawOmen, omens, oracleTool } from './oracle.js';
-export { policyWithholds } from './path-policy.js';
-export { pathSubject, patternSubject } from './path-subject.js';
-export { withholdFromOutput } from './pattern-output.js';
 export { policies } from './policies.js';
 export { readFileTool } from './read-file.js';
 export { searchFilesTool } from './search-files.js';

@@ -7,7 +7,7 @@ import { pathSubject } from './path-subject.js';
 
 /**
  * `list_dir { path? }` → `{ path, entries: [{ name, type }], truncated?, withheldByPolicy? }`.
- * Entries policy withholds (see {@link policyWithholds}; judged at the directory's resolved path
+ * Entries policy withholds (see `policyWithholds`; judged at the directory's resolved path
  * joined with the entry's name) are left out and counted. Read-only, parallel-safe.
  */
 export function listDirTool(

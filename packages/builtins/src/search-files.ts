@@ -9,7 +9,7 @@ import { untilDeadline } from './time-left.js';
 /**
  * `search_files { pattern, glob? }` → `{ matches: ['path:line: text'], totalMatches, truncated?,
  * withheldByPolicy? }`: the lines matching a regular expression, first by path then line. Files
- * policy withholds (see {@link policyWithholds}) are never opened; `withheldByPolicy` counts them.
+ * policy withholds (see `policyWithholds`) are never opened; `withheldByPolicy` counts them.
  * Read-only, parallel-safe.
  */
 export function searchFilesTool(

@@ -7,9 +7,14 @@
  */
 
 export { AgentHandle } from './agent-handle.js';
+export {
+  type OptionShape,
+  parseCommandLine,
+  usageMessage,
+  wholeNumber,
+} from './command-line/index.js';
 export { type ContentPart, type ToolOutput, toolResult } from './content.js';
 export type { CallOptions, ToolContext } from './context.js';
-export { joinDashValues, type OptionShape } from './dash-values.js';
 export { CapabilityViolation, messageOf, ToolgateError, type ToolgateErrorCode } from './errors.js';
 export { type GateCallOptions, ToolGate } from './gate.js';
 export type { ApprovalRequest, Approver, ToolGateOptions } from './gate-options.js';

@@ -38,6 +38,7 @@ export {
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { modelJson } from './model-json.js';
+export { javascriptWhitespace, type PatternToken, patternTokens } from './pattern-tokens.js';
 export { defaultLimits } from './pipeline/cap.js';
 export type { AnswerSource } from './pipeline/decide.js';
 export type {

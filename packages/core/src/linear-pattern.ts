@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { ToolgateError } from './errors.js';
+import { javascriptWhitespace, type PatternToken, patternTokens } from './pattern-tokens.js';
 
 /** A regular expression compiled for an engine whose running time is linear in the text. */
 export interface LinearPattern {
@@ -9,8 +10,6 @@ export interface LinearPattern {
   test(text: string): boolean;
 }
 
-const whitespace =
-  '\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
 const sameInBoth = new Set([...'tnrfvdDwWbB.*+?()[]{}|^$\\-/'.split(''), 'p', 'P']);
 
 /**
@@ -52,53 +51,42 @@ function isJavaScriptPattern(pattern: string): boolean {
 /** The RE2 spelling of a JavaScript pattern, or a refusal naming what a linear engine cannot run. */
 function re2Spelling(pattern: string): string {
   let out = '';
-  let inClass = false;
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === '\\') {
-      const next = pattern[index + 1];
-      if (next === undefined) throw refused(pattern, 'it ends with a lone backslash');
-      index++;
-      if (next === 's') out += inClass ? whitespace : `[${whitespace}]`;
-      else if (next === 'S' && inClass) throw refused(pattern, 'it uses \\S inside a character class');
-      else if (next === 'S') out += `[^${whitespace}]`;
-      else if (next === 'u') {
-        const unicode = /^u\{([0-9A-Fa-f]{1,6})\}|^u([0-9A-Fa-f]{4})/.exec(pattern.slice(index));
-        if (!unicode) throw refused(pattern, 'it has a malformed \\u escape');
-        const code = Number.parseInt(unicode[1] ?? unicode[2]!, 16);
-        if (code >= 0xd800 && code <= 0xdfff) throw refused(pattern, 'it names a lone surrogate');
-        out += `\\x{${code.toString(16)}}`;
-        index += unicode[0].length - 1;
-      } else if (next === 'c' && /^[A-Za-z]$/.test(pattern[index + 1] ?? '')) {
-        out += `\\x{${(pattern.charCodeAt(++index) % 32).toString(16)}}`;
-      } else if (next === '0' && !/^[0-9]$/.test(pattern[index + 1] ?? '')) out += '\\x{0}';
-      else if (next === 'x' && /^[0-9A-Fa-f]{2}$/.test(pattern.slice(index + 1, index + 3))) {
-        out += `\\x${pattern.slice(index + 1, index + 3)}`;
-        index += 2;
-      } else if (/^[1-9k]$/.test(next)) throw refused(pattern, 'it uses a backreference');
-      else if (sameInBoth.has(next)) out += `\\${next}`;
-      else throw refused(pattern, `it uses the escape \\${next}`);
-      continue;
-    }
-    if (inClass) {
-      if (char === '[' && pattern[index + 1] === ':') throw refused(pattern, 'it has "[:" inside a class');
-      if (char === ']') inClass = false;
-      out += char;
-      continue;
-    }
-    if (char === '[') {
-      inClass = true;
-      out += char;
-      if (pattern[index + 1] === '^') out += pattern[++index];
-      if (pattern[index + 1] === ']') throw refused(pattern, 'it has an empty character class');
-      continue;
-    }
-    if (char === '(' && pattern[index + 1] === '?' && /^\?(=|!|<=|<!)/.test(pattern.slice(index + 1))) {
+  for (const token of patternTokens(pattern)) {
+    if (token.kind === 'escape') out += re2Escape(pattern, token);
+    else if (token.kind === 'class-open') {
+      if (pattern[token.end] === ']') throw refused(pattern, 'it has an empty character class');
+      out += token.text;
+    } else if (token.kind === 'class-close') out += ']';
+    else if (token.inClass) {
+      if (token.char === '[' && pattern[token.end] === ':')
+        throw refused(pattern, 'it has "[:" inside a class');
+      out += token.char;
+    } else if (token.char === '(' && /^\?(=|!|<=|<!)/.test(pattern.slice(token.end))) {
       throw refused(pattern, 'it uses lookaround');
-    }
-    out += char === '.' ? '[^\\n\\r\\x{2028}\\x{2029}]' : char;
+    } else out += token.char === '.' ? '[^\\n\\r\\x{2028}\\x{2029}]' : token.char;
   }
   return out;
+}
+
+/** The RE2 spelling of one escape (`\s` spelled out, `\u`, `\c`, `\0`, `\x` as `\x{…}`), or a refusal. */
+function re2Escape(pattern: string, token: PatternToken & { kind: 'escape' }): string {
+  const { letter, text, inClass } = token;
+  if (letter === undefined) throw refused(pattern, 'it ends with a lone backslash');
+  if (letter === 's') return inClass ? javascriptWhitespace : `[${javascriptWhitespace}]`;
+  if (letter === 'S' && inClass) throw refused(pattern, 'it uses \\S inside a character class');
+  if (letter === 'S') return `[^${javascriptWhitespace}]`;
+  if (letter === 'u') {
+    if (text.length === 2) throw refused(pattern, 'it has a malformed \\u escape');
+    const code = Number.parseInt(text.replace(/^\\u\{?|\}$/g, ''), 16);
+    if (code >= 0xd800 && code <= 0xdfff) throw refused(pattern, 'it names a lone surrogate');
+    return `\\x{${code.toString(16)}}`;
+  }
+  if (letter === 'c' && text.length === 3) return `\\x{${(text.charCodeAt(2) % 32).toString(16)}}`;
+  if (letter === '0' && !/^[0-9]$/.test(pattern[token.end] ?? '')) return '\\x{0}';
+  if (letter === 'x' && text.length === 4) return `\\x${text.slice(2)}`;
+  if (/^[1-9k]$/.test(letter)) throw refused(pattern, 'it uses a backreference');
+  if (sameInBoth.has(letter)) return `\\${letter}`;
+  throw refused(pattern, `it uses the escape \\${letter}`);
 }
 
 function refused(pattern: string, why: string): ToolgateError {

@@ -6,7 +6,6 @@
  *
  * @module
  */
-export { addressRange, isPublicAddress } from './address-rules.js';
 export type {
   DirectoryEntry,
   DirectoryListing,
@@ -27,20 +26,26 @@ export type {
   SearchResult,
   WriteResult,
 } from './environment.js';
+export { defaultInheritedVariables } from './exec/index.js';
+export {
+  addressRange,
+  type HostAddress,
+  type HostResolver,
+  isPublicAddress,
+  systemResolver,
+} from './fetch/index.js';
 export { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment.js';
-export { defaultInheritedVariables } from './local-exec.js';
-export { type HostAddress, type HostResolver, systemResolver } from './local-fetch.js';
+export type { FileTree } from './memory/index.js';
 export {
   type CommandHandler,
   type FetchHandler,
   MemoryEnvironment,
   type MemoryEnvironmentOptions,
-} from './memory-environment.js';
-export type { FileTree } from './memory-tree.js';
+} from './memory/index.js';
 export {
   defaultProtectedPaths,
   type ProtectedPathsOption,
-} from './protected-paths.js';
+} from './paths/index.js';
 export {
   defaultSandboxLimits,
   type EgressDestination,
@@ -50,4 +55,4 @@ export {
   type SandboxLimits,
   type SandboxUser,
 } from './sandbox/index.js';
-export { type SearchEngine, searchDefaults } from './search-prepare.js';
+export { type SearchEngine, searchDefaults } from './search/index.js';

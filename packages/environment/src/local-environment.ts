@@ -1,7 +1,7 @@
 import { realpathSync, type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
-import { type ConfinedRoot, describeRoot, PathChangedError } from './confined-walk.js';
+import { type ConfinedRoot, describeRoot, PathChangedError } from './confined/index.js';
 import type {
   DirectoryListing,
   Environment,
@@ -17,22 +17,31 @@ import type {
   SearchResult,
   WriteResult,
 } from './environment.js';
-import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from './local-exec.js';
-import { fetchLocal, type HostResolver, type NetworkRules, systemResolver } from './local-fetch.js';
-import { listLocalDirectory, readLocalFile, writeLocalFile } from './local-files.js';
-import { globLocal } from './local-glob.js';
-import { resolveLocalPath } from './local-resolve.js';
-import { searchLocal } from './local-search.js';
-import { outsideRoot, pathKeptChanging } from './path-rules.js';
+import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from './exec/index.js';
+import {
+  fetchLocal,
+  type HostResolver,
+  hostAllowList,
+  type NetworkRules,
+  systemResolver,
+} from './fetch/index.js';
+import {
+  globLocal,
+  listLocalDirectory,
+  readLocalFile,
+  resolveLocalPath,
+  writeLocalFile,
+} from './files/index.js';
 import {
   isProtected,
+  outsideRoot,
   type ProtectedPathsOption,
+  pathKeptChanging,
   protectedPathList,
   protectedPathRefused,
   withGitDirectories,
-} from './protected-paths.js';
-import { type SearchEngine, searchTimeoutOf } from './search-prepare.js';
-import { hostAllowList } from './url-rules.js';
+} from './paths/index.js';
+import { type SearchEngine, searchLocal, searchTimeoutOf } from './search/index.js';
 
 const maxConfinementAttempts = 3;
 

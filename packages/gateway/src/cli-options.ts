@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, wholeNumber } from '@toolgate/core';
 
 /** The command line of `toolgate-gateway`, parsed. */
 export type GatewayCommand =
@@ -79,27 +78,25 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     command: 'serve',
     config: values.config,
     transport: values.http ? 'http' : 'stdio',
-    ...(values.port === undefined ? {} : { port: integer(values.port, '--port') }),
+    ...(values.port === undefined ? {} : { port: wholeNumber(values.port, { option: '--port' }) }),
   };
 }
 
+const optionShapes = {
+  config: { type: 'string' },
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  pid: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-      pid: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean' },
-    },
-  });
+  return parseCommandLine(argv, { options: optionShapes, positionals: true });
 }
 
 function processId(text: string): number {
-  const pid = integer(text, '--pid');
+  const pid = wholeNumber(text, { option: '--pid' });
   if (pid < 1) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
@@ -107,15 +104,4 @@ function processId(text: string): number {
     );
   }
   return pid;
-}
-
-function integer(text: string, option: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `${option} must be a whole number, not ${JSON.stringify(text)}`,
-    );
-  }
-  return value;
 }

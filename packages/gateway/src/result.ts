@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError, type ToolResult } from '@toolgate/core';
-import { contentResult, errorResult, outputResult } from '@toolgate/mcp-server';
+import { contentResult, errorResult, outputResult } from '@toolgate/mcp-server/internal';
 
 /**
  * The MCP result a client gets for a gate result: content blocks (images, audio, resources, text —

@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
-import { callerDeadline, errorResult, progressNotifier } from '@toolgate/mcp-server';
+import { callerDeadline, progressNotifier } from '@toolgate/mcp-server';
+import { errorResult } from '@toolgate/mcp-server/internal';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';

@@ -1,12 +1,9 @@
 /**
- * @toolgate/mcp-client: MCP servers (stdio, streamable HTTP) as a toolgate `ToolResolver`, and the
- * `MCP_SERVERS` / `MCP_ORACLE` config gate. The grant check runs in core before any transport here
- * is touched.
+ * @toolgate/mcp-client: MCP servers (stdio, streamable HTTP) as a toolgate `ToolResolver`. The
+ * grant check runs in core before any transport here is touched.
  *
  * @module
  */
-
-export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { defaultLimits, type ResolvedLimits, type WireLimits } from './limits.js';
 export { MCPResolver, type MCPResolverOptions } from './resolver.js';
 export type {

@@ -1,10 +1,9 @@
 import { drawOmen, oracleTool } from '@toolgate/builtins';
-import { RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
+import { ToolGate, ToolRegistry } from '@toolgate/core';
 import type { ToolCalledRecord, ToolReturnedRecord } from '@toolgate/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolverFromEnv } from './from-env.js';
 import { MCPResolver } from './resolver.js';
-import { alive, gone, toolgateMcp } from './testing-fixtures/servers.js';
+import { toolgateMcp } from './testing-fixtures/servers.js';
 
 const teller = { name: 'fortune-teller', tools: ['oracle'] };
 
@@ -97,27 +96,5 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     const result = await gate.forAgent({ name: 'critic', tools: [] }).callTool('oracle', { seed: 'x' });
     expect(result.isError && result.error.code).toBe('CAPABILITY_VIOLATION');
     expect(touched).toEqual([]);
-  });
-
-  it('knows the oracle over MCP touches nothing, as in-process, so a rule on paths never catches it', async () => {
-    resolver = await resolverFromEnv({ MCP_ORACLE: '1' });
-    const policy = new RulePolicy({ default: 'allow', rules: [{ paths: ['.secret'], decision: 'deny' }] });
-    const remote = new ToolGate(new ToolRegistry().setResolver(resolver!), { policy });
-    const local = new ToolGate(new ToolRegistry().register(oracleTool()), { policy });
-    expect((await remote.forAgent(teller).callTool('oracle', { seed: 'moss' })).isError).toBe(false);
-    expect((await local.forAgent(teller).callTool('oracle', { seed: 'moss' })).isError).toBe(false);
-    expect(await resolver!.subject('oracle', { seed: 'moss' })).toEqual({});
-  });
-
-  it('is chosen by MCP_ORACLE=1, and closing it stops the child process', async () => {
-    expect(await resolverFromEnv({})).toBeUndefined();
-    resolver = await resolverFromEnv({ MCP_ORACLE: '1' });
-    expect(resolver).toBeInstanceOf(MCPResolver);
-    const output = await resolver!.call('oracle', { seed: 'tide' });
-    expect(output).toEqual({ omen: drawOmen('tide') });
-    const pid = (await resolver!.pid('oracle'))!;
-    expect(alive(pid)).toBe(true);
-    await resolver!.close();
-    expect(await gone(pid)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { hostSubject, policyWithholds, withholdFromOutput } from '@toolgate/builtins';
+import { hostSubject, policyWithholds, withholdFromOutput } from '@toolgate/builtins/internal';
 import { type JsonValue, type ToolContext, ToolgateError, type ToolOutput } from '@toolgate/core';
 import type { McpServerConfig } from './server-config.js';
 

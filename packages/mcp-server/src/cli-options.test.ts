@@ -28,7 +28,7 @@ describe('parseCliOptions', () => {
 
   it('refuses bad numbers and unknown flags with INVALID_DEFINITION', () => {
     expect(() => parseCliOptions(['--port', '70000'], {})).toThrow(
-      /--port must be an integer from 0 to 65535/,
+      /--port must be a whole number from 0 to 65535/,
     );
     expect(() => parseCliOptions(['--max-body-bytes', '0'], {})).toThrow(/--max-body-bytes/);
     expect(() => parseCliOptions(['--tools', ' , '], {})).toThrow(/--tools names no tool/);

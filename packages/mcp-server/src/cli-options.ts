@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
-import { joinDashValues, ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, wholeNumber } from '@toolgate/core';
 import { isLoopback } from './http-guard.js';
 
 /** The parsed command line of `toolgate-mcp`. */
@@ -58,9 +57,9 @@ Exit codes: 0 stopped (stdin ended, SIGTERM or SIGINT), 2 bad arguments or canno
 
 /** Parses `toolgate-mcp` arguments; bad input is an INVALID_DEFINITION error that says what to fix. */
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  let values: ReturnType<typeof parse>['values'];
+  let values: ReturnType<typeof parseCommandLine<typeof optionShapes>>['values'];
   try {
-    values = parse(joinDashValues(argv, optionShapes)).values;
+    values = parseCommandLine(argv, { options: optionShapes }).values;
   } catch (error) {
     throw new ToolgateError('INVALID_DEFINITION', `${(error as Error).message}\n\n${usage}`);
   }
@@ -104,7 +103,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   return {
     transport,
     host,
-    port: integer('--port', values.port ?? '0', 0, 65535),
+    port: wholeNumber(values.port ?? '0', { option: '--port', max: 65535 }),
     tools,
     root: values.root,
     sandbox: values.sandbox ?? false,
@@ -112,7 +111,11 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     noAuth,
     allowedHosts: list(values['allowed-hosts']),
     allowedOrigins: list(values['allowed-origins']),
-    maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? '1048576', 1, 2 ** 31),
+    maxBodyBytes: wholeNumber(values['max-body-bytes'] ?? '1048576', {
+      option: '--max-body-bytes',
+      min: 1,
+      max: 2 ** 31,
+    }),
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -145,21 +148,6 @@ function checkHost(host: string): void {
         'give an address of this machine, such as 127.0.0.1 (loopback) or 0.0.0.0 (every interface)',
     );
   }
-}
-
-function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: optionShapes });
-}
-
-function integer(flag: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `${flag} must be an integer from ${min} to ${max}, not "${text}"`,
-    );
-  }
-  return value;
 }
 
 function list(text: string | undefined): string[] | undefined {

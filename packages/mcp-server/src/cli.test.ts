@@ -85,7 +85,7 @@ describe('toolgate-mcp', () => {
     const noRoot = await run(process.execPath, [cliPath(), '--tools', 'read_file']);
     expect(noRoot.stderr).toContain('pass --root DIR');
     const badPort = await run(process.execPath, [cliPath(), '--http', '--port', 'eighty']);
-    expect(badPort.stderr).toContain('--port must be an integer');
+    expect(badPort.stderr).toContain('--port must be a whole number');
     const badFlag = await run(process.execPath, [cliPath(), '--frobnicate']);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain('Usage: toolgate-mcp');
@@ -97,7 +97,7 @@ describe('toolgate-mcp', () => {
     for (const args of [['--port', '-1'], ['--port=-1']]) {
       const result = await run(process.execPath, [cliPath(), '--http', ...args]);
       expect(result).toMatchObject({ code: 2, stdout: '' });
-      expect(result.stderr).toBe('toolgate-mcp: --port must be an integer from 0 to 65535, not "-1"\n');
+      expect(result.stderr).toBe('toolgate-mcp: --port must be a whole number from 0 to 65535, not "-1"\n');
     }
     const missing = await run(process.execPath, [cliPath(), '--http', '--port', '--tools', 'oracle']);
     expect(missing.code).toBe(2);

@@ -6,24 +6,7 @@
  */
 export { callerDeadline, callerTimeKey } from './caller-time.js';
 export { createMcpServer, exposedTools, exposingGate, type McpServerOptions } from './create-server.js';
-export {
-  callExposed,
-  contentResult,
-  type ExposedCall,
-  errorResult,
-  outputResult,
-  toMcpTool,
-} from './expose.js';
-export { exposedGrant } from './exposed-grant.js';
-export {
-  defaultAllowedHosts,
-  defaultAllowedOrigins,
-  type HttpGuardOptions,
-  isLoopback,
-  isWildcard,
-  type Refusal,
-  refuseRequest,
-} from './http-guard.js';
+export { defaultAllowedHosts, defaultAllowedOrigins, type HttpGuardOptions } from './http-guard.js';
 export {
   type GuardedListener,
   type GuardedListenOptions,

@@ -4,8 +4,8 @@ import net, { type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { addressRange, isPublicAddress } from '../address-rules.js';
-import type { HostResolver } from '../local-fetch.js';
+import type { HostResolver } from '../fetch/index.js';
+import { addressRange, isPublicAddress } from '../fetch/index.js';
 import { forwarderScript } from './egress-forwarder.js';
 
 /** One destination a sandboxed command asked the proxy for. */

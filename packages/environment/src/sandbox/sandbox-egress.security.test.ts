@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { HostResolver } from '../local-fetch.js';
+import type { HostResolver } from '../fetch/local-fetch.js';
 import {
   giveToSandboxUser,
   type LocalServer,

@@ -14,10 +14,9 @@ import type {
   SearchResult,
   WriteResult,
 } from '../environment.js';
+import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from '../exec/index.js';
+import { hostAllowList, systemResolver } from '../fetch/index.js';
 import { LocalEnvironment, type LocalEnvironmentOptions } from '../local-environment.js';
-import { defaultInheritedVariables, execCommand, scrubbedEnvironment } from '../local-exec.js';
-import { systemResolver } from '../local-fetch.js';
-import { hostAllowList } from '../url-rules.js';
 import { forwarderPort } from './egress-forwarder.js';
 import { type EgressJudge, egressMount, startEgressProxy } from './egress-proxy.js';
 import { protectedMounts, removePlaceholders } from './protected-mounts.js';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { ToolgateError } from '@toolgate/core';
-import { commandStdio } from '../exec-descriptors.js';
+import { commandStdio } from '../exec/index.js';
 import type { SandboxUser } from './sandbox-user.js';
 
 /** Files of `/proc` whose write would be host-root code execution or a host crash, checked by name. */

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, usageMessage } from '@toolgate/core';
 import { recordLeaf } from '@toolgate/ledger';
 import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';
@@ -33,15 +32,14 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   let values: { html?: string; checkpoint?: string[]; pub?: string[]; help?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
+    ({ values, positionals } = parseCommandLine(argv, {
       options: {
         html: { type: 'string' },
         checkpoint: { type: 'string', multiple: true },
         pub: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
+      positionals: true,
     }));
   } catch (error) {
     return usageError(io, (error as Error).message);
@@ -117,6 +115,6 @@ function checkedCheckpoints(
 }
 
 function usageError(io: CliIo, problem: string): number {
-  io.stderr.write(`toolgate-ledger export: ${problem}\n\n${exportUsage}`);
+  io.stderr.write(usageMessage({ command: 'toolgate-ledger export', problem, usage: exportUsage }));
   return 2;
 }

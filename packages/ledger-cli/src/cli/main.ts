@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { joinDashValues, ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
 import type { LedgerEvent } from '@toolgate/ledger';
 import { genesisHash, readLedgerFile, runsOf, verifyLedgerFile } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
@@ -71,7 +70,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     parsed = parse(argv);
   } catch (error) {
-    io.stderr.write(`toolgate-ledger: ${(error as Error).message}\n\n${usage}`);
+    io.stderr.write(usageMessage({ command: 'toolgate-ledger', problem: (error as Error).message, usage }));
     return exitCodes.usage;
   }
   const { values, positionals } = parsed;
@@ -92,7 +91,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         : !file
           ? `"${command}" needs a ledger FILE`
           : `unexpected arguments: ${extra.join(' ')}`;
-    io.stderr.write(`toolgate-ledger: ${problem}\n\n${usage}`);
+    io.stderr.write(usageMessage({ command: 'toolgate-ledger', problem, usage }));
     return exitCodes.usage;
   }
   if (values.head !== undefined && !/^[0-9a-f]{64}$/i.test(values.head)) {
@@ -107,11 +106,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     values.head === undefined || values.head.toLowerCase() === genesisHash
       ? undefined
       : values.head.toLowerCase();
-  const workers = values.workers === undefined ? 0 : Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
-    io.stderr.write(
-      `toolgate-ledger: --workers must be a whole number from 0 to 64, not "${values.workers}"\n`,
-    );
+  let workers: number;
+  try {
+    workers =
+      values.workers === undefined ? 0 : wholeNumber(values.workers, { option: '--workers', max: 64 });
+  } catch (error) {
+    io.stderr.write(usageMessage({ command: 'toolgate-ledger', problem: (error as Error).message }));
     return exitCodes.usage;
   }
   try {
@@ -173,11 +173,7 @@ const optionShapes = {
 } as const;
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: joinDashValues(argv, optionShapes),
-    allowPositionals: true,
-    options: optionShapes,
-  });
+  return parseCommandLine(argv, { options: optionShapes, positionals: true });
 }
 
 async function show(

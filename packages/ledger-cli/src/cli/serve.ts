@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
-import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
 import { isLoopbackHost } from '../viewer/host-guard.js';
 import { serveLedger } from '../viewer/server.js';
 import type { CliIo } from './main.js';
@@ -26,10 +25,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   let values: { port?: string; host?: string; help?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
+    ({ values, positionals } = parseCommandLine(argv, {
       options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      positionals: true,
     }));
   } catch (error) {
     return usageError(io, (error as Error).message);
@@ -41,9 +39,11 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const [file, ...extra] = positionals;
   if (!file) return usageError(io, '"serve" needs a ledger FILE');
   if (extra.length > 0) return usageError(io, `unexpected arguments: ${extra.join(' ')}`);
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
-    return usageError(io, `--port must be a whole number from 0 to 65535, not "${values.port}"`);
+  let port: number;
+  try {
+    port = wholeNumber(values.port ?? '0', { option: '--port', max: 65535 });
+  } catch (error) {
+    return usageError(io, (error as Error).message);
   }
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') return usageError(io, '--host must not be empty');
@@ -66,6 +66,6 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
 }
 
 function usageError(io: CliIo, problem: string): number {
-  io.stderr.write(`toolgate-ledger serve: ${problem}\n\n${serveUsage}`);
+  io.stderr.write(usageMessage({ command: 'toolgate-ledger serve', problem, usage: serveUsage }));
   return 2;
 }

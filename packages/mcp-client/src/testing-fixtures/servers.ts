@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliPath } from '@toolgate/mcp-server/testing';
 import { afterAll, afterEach } from 'vitest';
-import { toolgateMcpPath } from '../from-env.js';
 import { MCPResolver } from '../resolver.js';
 import type { StdioServerConfig } from '../server-config.js';
 
@@ -14,7 +14,7 @@ export function toolgateMcp(tools = 'oracle', extra: string[] = []): StdioServer
   return {
     name: 'toolgate-mcp',
     command: process.execPath,
-    args: [toolgateMcpPath(), '--tools', tools, ...extra],
+    args: [cliPath(), '--tools', tools, ...extra],
   };
 }
 

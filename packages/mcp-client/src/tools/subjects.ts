@@ -1,4 +1,5 @@
-import { builtinTools, hostSubject, oracleTool, pathSubject, shellSubject } from '@toolgate/builtins';
+import { builtinTools, oracleTool, shellSubject } from '@toolgate/builtins';
+import { hostSubject, pathSubject } from '@toolgate/builtins/internal';
 import type { JsonObject, JsonValue, PolicySubject, Tool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import type { McpServerConfig, SubjectMapping } from '../server-config.js';
