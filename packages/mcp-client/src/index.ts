@@ -22,6 +22,7 @@ export {
   RemoteToolFailure,
   type ToolChange,
   type ToolChangeRecorder,
+  type ToolExtras,
   type ToolShape,
   type WithheldTool,
 } from './tools/index.js';

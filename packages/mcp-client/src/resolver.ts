@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JsonObject } from '@toolgate/core';
 import {
   type JsonValue,
@@ -14,6 +15,7 @@ import { checkServerConfig, type McpServerConfig } from './server-config.js';
 import { Approvals } from './tools/approvals.js';
 import { fingerprint, type ToolShape } from './tools/fingerprint.js';
 import { checkMapped, mapResult } from './tools/map-result.js';
+import type { ToolExtras } from './tools/read-tool.js';
 import { subjectsFor } from './tools/subjects.js';
 import { canRecordChanges, type ToolChange, type ToolChangeRecorder } from './tools/tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
@@ -26,6 +28,11 @@ export interface MCPResolverOptions {
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
   recorder?: ToolChangeRecorder;
+  /**
+   * How the refusal of a changed tool tells its reader to approve it, in the words of the tool
+   * they hold (the gateway: `toolgate-gateway approve NAME --config FILE`). Default: `resolver.approve(…)`.
+   */
+  approveHint?: (tool: string) => string;
 }
 
 /**
@@ -190,6 +197,33 @@ export class MCPResolver implements ToolResolver {
   }
 
   /**
+   * A served tool's title, annotations, icons and output schema as its server last listed them, for
+   * a client to show (the gateway passes them on). Hints only: never approved, never read by policy.
+   */
+  extras(name: string): ToolExtras | undefined {
+    const entry = this.#entries.get(name);
+    return entry === undefined || entry.changed ? undefined : entry.extras;
+  }
+
+  /**
+   * Sends a request of an attached server's wider surface (prompts, resources, completion, logging)
+   * on its session: `send` gets the SDK client (its `getServerCapabilities()` says what the server
+   * offers) and the server's timeout. For the gateway, which grants and records each one itself;
+   * rejects with UNKNOWN_TOOL for a server not attached, else a ToolgateError naming the server.
+   */
+  async request<T>(
+    server: string,
+    during: string,
+    send: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
+    const connection = this.#connections.get(server);
+    if (connection === undefined) {
+      throw new ToolgateError('UNKNOWN_TOOL', `no MCP server named "${server}" is attached`);
+    }
+    return connection.request(during, send);
+  }
+
+  /**
    * Calls a remote tool and maps its result to a plain, capped value — or, when the result has blocks
    * beyond its JSON (images, audio, resources, several texts), to `toolResult({ output, content })`
    * with every block, in order, each checked and capped on its own. Rejects with a ToolgateError:
@@ -210,7 +244,7 @@ export class MCPResolver implements ToolResolver {
         'TOOL_CHANGED',
         `tool "${name}" on MCP server "${entry.connection.name}" is not what was approved (its description, ` +
           'its schema or its server changed); it is refused until an operator reviews the reported change ' +
-          `and approves it (resolver.approve("${name}", change.fingerprint))`,
+          `and approves it (${this.#options.approveHint?.(name) ?? `resolver.approve("${name}", change.fingerprint)`})`,
       );
     }
     const result = await entry.connection.call(

@@ -142,6 +142,22 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Sends one request of the server's wider surface (prompts, resources, completion, logging)
+   * through the open session: `send` gets the SDK client and the request's timeout. Failures
+   * reject with a ToolgateError naming the server, as a call's do.
+   */
+  async request<T>(during: string, send: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    const session = this.#ready ?? (await this.#open());
+    try {
+      const result = await send(session.client, this.#timeoutMs);
+      if (session.fault !== undefined) throw new Error(session.fault);
+      return result;
+    } catch (error) {
+      throw this.#failure(session, during, error);
+    }
+  }
+
   /** Ends the session and stops the child process; later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
