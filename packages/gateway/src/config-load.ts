@@ -17,6 +17,10 @@ export interface GatewayClient {
   readonly tools: readonly string[];
   /** The environment variable holding its bearer token, when it may connect over HTTP. */
   readonly tokenEnv?: string;
+  /** Glob patterns of the gateway's prompt names (with prefixes), e.g. `ev__simple-prompt`. None by default. */
+  readonly prompts: readonly string[];
+  /** `"<prefix>:<uri glob>"` patterns of the resources it may list and read. None by default. */
+  readonly resources: readonly string[];
 }
 
 /** A checked gateway configuration: variables expanded, relative paths resolved against the file's directory. */
@@ -149,10 +153,13 @@ function resolveConfig(
       {
         name,
         tools: client.tools,
+        prompts: client.prompts ?? [],
+        resources: client.resources ?? [],
         ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
       },
     ]),
   );
+  checkResourceGrants(file, source, lineAt);
   if (file.stdio !== undefined && !clients.has(file.stdio)) {
     throw fault(
       source,
@@ -199,6 +206,22 @@ function resolveConfig(
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
   };
+}
+
+/** Each `"<prefix>:<uri glob>"` of a client's `resources` names an upstream, by its prefix or its name. */
+function checkResourceGrants(file: GatewayConfigFile, source: string, lineAt: CheckedText['lineAt']): void {
+  const keys = new Set(Object.entries(file.servers).map(([name, server]) => server.prefix ?? name));
+  for (const [name, client] of Object.entries(file.clients)) {
+    for (const [index, pattern] of (client.resources ?? []).entries()) {
+      const key = pattern.slice(0, pattern.indexOf(':'));
+      if (keys.has(key)) continue;
+      throw fault(
+        source,
+        lineAt(['clients', name, 'resources', index]),
+        `clients.${name}.resources[${index}]: no upstream has the prefix (or, without one, the name) ${JSON.stringify(key)}; begin the pattern with one of: ${[...keys].join(', ')}`,
+      );
+    }
+  }
 }
 
 function resolveFrom(source: string, path: string): string {

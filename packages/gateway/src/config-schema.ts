@@ -31,13 +31,26 @@ export const upstreamSchema = z
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',
   });
 
-/** One client in the gateway's YAML: its grant (glob patterns of tool names) and, over HTTP, its token. */
+/** One client in the gateway's YAML: its grants (glob patterns of tool and prompt names, resource URIs) and, over HTTP, its token. */
 export const clientSchema = z.strictObject({
   token_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+  // glob patterns of prompt names (`prefix__name`, as tools)
+  prompts: names.optional(),
+  // "<prefix>:<uri glob>": the resources of the upstream with that prefix (or name) whose URI matches
+  resources: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^[a-zA-Z0-9_.-]{1,64}:.+$/,
+          'must be "<prefix>:<uri glob>", the prefix (or name) of an upstream, then a glob of URIs, e.g. "ev:demo://resource/static/**"',
+        ),
+    )
+    .optional(),
 });
 
 /** The gateway's YAML configuration file, as zod checks it. Unknown keys are refused everywhere. */

@@ -4,7 +4,6 @@ import {
   type CallOptions,
   type Grant,
   messageOf,
-  patternGrant,
   type ToolDescription,
   ToolGate,
   ToolgateError,
@@ -13,6 +12,7 @@ import {
 } from '@toolgate/core';
 import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
+import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
 
@@ -88,6 +88,8 @@ export class Gateway {
       resolver = await MCPResolver.connect(config.servers, {
         recorder,
         onChange: (change) => log(describeChange(change)),
+        approveHint: (tool) =>
+          `toolgate-gateway approve ${tool} --config ${config.source}, then reload the gateway (SIGHUP) or restart it`,
       });
     } catch (error) {
       await store.close();
@@ -140,7 +142,7 @@ export class Gateway {
     approver: Approver | undefined,
     options: CallOptions = {},
   ): Promise<ToolResult> {
-    const grant = this.#grants.get(client) ?? patternGrant(client, []);
+    const grant = this.#grants.get(client) ?? clientGrant(this.#config, client);
     return this.gate.call(
       { tool, parameters },
       {
@@ -150,6 +152,11 @@ export class Gateway {
         timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
       },
     );
+  }
+
+  /** Tells the operator something (stderr by default): an upstream that could not answer a list, say. */
+  log(line: string): void {
+    this.#log(line);
   }
 
   /** Records an event of the gateway itself (a client connected, a config reloaded). */
@@ -213,7 +220,7 @@ function stderrLog(line: string): void {
 const defaultTimeoutMs = 600_000;
 
 function grantsOf(config: GatewayConfig): Map<string, Grant> {
-  return new Map([...config.clients].map(([name, client]) => [name, patternGrant(name, client.tools)]));
+  return new Map([...config.clients.keys()].map((name) => [name, clientGrant(config, name)]));
 }
 
 function serversKey(servers: readonly McpServerConfig[]): string {

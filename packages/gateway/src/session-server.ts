@@ -12,6 +12,7 @@ import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
+import { serveSurface } from './surface/index.js';
 
 /**
  * The MCP server one connected client talks to: `tools/list` offers exactly the tools its grant
@@ -24,11 +25,13 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     { name: 'toolgate-gateway', version: packageVersion },
     { capabilities: { tools: { listChanged: false } } },
   );
+  serveSurface(server, gateway, client);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = await gateway.toolsFor(client);
     return {
       tools: tools.map(
         (tool): McpTool => ({
+          ...(gateway.resolver.extras(tool.name) as Partial<McpTool>),
           name: tool.name,
           description: tool.description,
           inputSchema: tool.inputSchema as McpTool['inputSchema'],
@@ -48,7 +51,7 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
         elicitingApprover(server, extra.sendRequest),
         options,
       );
-      return toCallToolResult(result);
+      return toCallToolResult(result, gateway.resolver.extras(request.params.name));
     } catch (error) {
       return errorResult(
         new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),

@@ -1,0 +1,46 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway } from '../gateway.js';
+
+/** MCP's error code for a resource no upstream has (the specification's "Resource not found"). */
+export const resourceNotFound = -32002;
+
+/**
+ * The JSON-RPC error for a prompt or resource outside a client's grant, naming the gateway's fix:
+ * the `clients.<name>.prompts` / `.resources` entry of the config file, and a reload.
+ */
+export function notGranted(
+  gateway: Gateway,
+  client: string,
+  kind: 'prompt' | 'resource',
+  name: string,
+): McpError {
+  const source = gateway.config.source;
+  const known = gateway.client(client);
+  if (known === undefined) {
+    return new McpError(
+      ErrorCode.InvalidParams,
+      `"${client}" is not a client of ${source}; add it under clients:`,
+    );
+  }
+  const key = kind === 'prompt' ? 'prompts' : 'resources';
+  const patterns = kind === 'prompt' ? known.prompts : known.resources;
+  const granted =
+    patterns.length === 0 ? 'none' : patterns.map((pattern) => JSON.stringify(pattern)).join(', ');
+  const example = kind === 'prompt' ? JSON.stringify(name) : '"<prefix>:<uri glob>"';
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `client "${client}" is not granted ${kind} ${JSON.stringify(name)} (clients.${client}.${key} in ${source}: ${granted}); ` +
+      `add a pattern matching it (e.g. ${example}) to clients.${client}.${key} and reload the gateway (SIGHUP)`,
+  );
+}
+
+/**
+ * The JSON-RPC error a client gets for an upstream's failure: the upstream's own code (a resource it
+ * does not have stays -32002) with the gateway's message naming the upstream; else an internal error.
+ */
+export function upstreamError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return new McpError(cause instanceof McpError ? cause.code : ErrorCode.InternalError, message);
+}
