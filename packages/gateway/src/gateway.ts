@@ -15,6 +15,7 @@ import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mc
 import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
+import { listView, passingOn, SessionHub } from './surface/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
 export interface GatewayOptions {
@@ -44,6 +45,8 @@ export class Gateway {
   /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
   readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
+  /** The connected client sessions, told about upstream list changes, resource updates and log messages. */
+  readonly sessions: SessionHub;
   /** The one gate every call runs through; its policy is the config in force (a reload changes it). */
   readonly gate: ToolGate;
   readonly #log: (line: string) => void;
@@ -59,6 +62,7 @@ export class Gateway {
       store: LedgerStore;
       recorder: LedgerRecorder;
       log: (line: string) => void;
+      sessions: SessionHub;
     },
     options: GatewayOptions,
   ) {
@@ -66,6 +70,7 @@ export class Gateway {
     this.resolver = parts.resolver;
     this.store = parts.store;
     this.recorder = parts.recorder;
+    this.sessions = parts.sessions;
     this.registry = new ToolRegistry().setResolver(parts.resolver);
     this.#log = parts.log;
     this.#callIds = options.callIds ?? (() => randomUUID());
@@ -83,9 +88,11 @@ export class Gateway {
     const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? stderrLog;
+    const sessions = new SessionHub();
     let resolver: MCPResolver;
     try {
-      resolver = await MCPResolver.connect(config.servers, {
+      resolver = await MCPResolver.connect(passingOn(config.servers, sessions), {
+        onListed: () => void sessions.listChanged('tools'),
         recorder,
         onChange: (change) => log(describeChange(change)),
         approveHint: (tool) =>
@@ -95,7 +102,8 @@ export class Gateway {
       await store.close();
       throw error;
     }
-    const gateway = new Gateway(config, { resolver, store, recorder, log }, options);
+    const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
+    sessions.view = (client, kind) => listView(gateway, client, kind);
     try {
       gateway.#approveAll(config.approve);
       await recorder.record('gateway.started', 'gateway', {

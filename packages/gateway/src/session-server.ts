@@ -4,7 +4,6 @@ import {
   type CallToolResult,
   ElicitResultSchema,
   ListToolsRequestSchema,
-  type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
@@ -12,7 +11,7 @@ import { errorResult, progressNotifier } from '@toolgate/mcp-server';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
-import { serveSurface } from './surface/index.js';
+import { serveSurface, toolListFor } from './surface/index.js';
 
 /**
  * The MCP server one connected client talks to: `tools/list` offers exactly the tools its grant
@@ -23,21 +22,13 @@ import { serveSurface } from './surface/index.js';
 export function createSessionServer(gateway: Gateway, client: string): Server {
   const server = new Server(
     { name: 'toolgate-gateway', version: packageVersion },
-    { capabilities: { tools: { listChanged: false } } },
+    { capabilities: { tools: { listChanged: true } } },
   );
-  serveSurface(server, gateway, client);
+  const session = serveSurface(server, gateway, client);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await gateway.toolsFor(client);
-    return {
-      tools: tools.map(
-        (tool): McpTool => ({
-          ...(gateway.resolver.extras(tool.name) as Partial<McpTool>),
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema as McpTool['inputSchema'],
-        }),
-      ),
-    };
+    const tools = await toolListFor(gateway, client);
+    session.seen.tools = JSON.stringify(tools);
+    return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const options: CallOptions = { signal: extra.signal };

@@ -33,6 +33,8 @@ export interface MCPResolverOptions {
    * they hold (the gateway: `toolgate-gateway approve NAME --config FILE`). Default: `resolver.approve(…)`.
    */
   approveHint?: (tool: string) => string;
+  /** Told, with the server's name, each time a server's tool list has been read and applied (first, on reconnect, on `list_changed`). */
+  onListed?: (server: string) => void;
 }
 
 /**
@@ -335,6 +337,7 @@ export class MCPResolver implements ToolResolver {
   async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
     const changes = indexTools(this.#indexState, connection, tools);
     for (const change of changes) await this.#report(change);
+    this.#options.onListed?.(connection.name);
   }
 
   async #report(change: ToolChange): Promise<void> {

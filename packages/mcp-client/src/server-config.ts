@@ -43,6 +43,12 @@ interface ServerConfigBase {
   limits?: WireLimits;
   /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
   onLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Receives the server's `notifications/prompts/list_changed`, `notifications/resources/list_changed`
+   * and `notifications/resources/updated` (rate-limited with its other notifications), for a
+   * gateway that passes them on.
+   */
+  onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
 }
 
 /**

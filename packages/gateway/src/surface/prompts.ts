@@ -75,8 +75,8 @@ function listAll(gateway: Gateway): Promise<Array<{ server: McpServerConfig; ite
   );
 }
 
-/** The upstream serving `name`: by prefix, else the unprefixed upstream that lists it. */
-async function findPrompt(
+/** The upstream serving the prompt `name` and its name there: by prefix, else the unprefixed upstream that lists it. */
+export async function findPrompt(
   gateway: Gateway,
   name: string,
 ): Promise<{ server: McpServerConfig; remoteName: string } | undefined> {

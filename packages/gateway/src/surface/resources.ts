@@ -48,9 +48,62 @@ export async function readResource(
   client: string,
   uri: string,
 ): Promise<ReadResourceResult> {
+  const server = await upstreamOf(gateway, client, uri, 'resource.read');
+  try {
+    const result = await gateway.resolver.request(
+      server.name,
+      `reading resource ${JSON.stringify(uri)}`,
+      (upstream, timeout) => upstream.readResource({ uri }, { timeout }),
+    );
+    await gateway.note('resource.read', { client, uri, server: server.name, outcome: 'read' });
+    return result;
+  } catch (error) {
+    const reason = messageOf(error);
+    await gateway.note('resource.read', { client, uri, server: server.name, outcome: 'failed', reason });
+    throw upstreamError(error);
+  }
+}
+
+/**
+ * Subscribes `client` to updates of a resource it is granted (refused as a read would be), on the
+ * upstream that has it; recorded as `resource.subscribed`.
+ */
+export async function subscribeResource(gateway: Gateway, client: string, uri: string): Promise<void> {
+  const server = await upstreamOf(gateway, client, uri, 'resource.subscribed');
+  try {
+    await gateway.resolver.request(
+      server.name,
+      `subscribing to resource ${JSON.stringify(uri)}`,
+      (upstream, timeout) => upstream.subscribeResource({ uri }, { timeout }),
+    );
+    await gateway.note('resource.subscribed', { client, uri, server: server.name, outcome: 'subscribed' });
+  } catch (error) {
+    const reason = messageOf(error);
+    await gateway.note('resource.subscribed', {
+      client,
+      uri,
+      server: server.name,
+      outcome: 'failed',
+      reason,
+    });
+    throw upstreamError(error);
+  }
+}
+
+/**
+ * The one upstream `client` may reach `uri` on: the one whose key a matching `resources` pattern
+ * names, or, among several, the one that lists the URI. Else refused: recorded as `kind` and thrown
+ * as the JSON-RPC error naming the fix.
+ */
+async function upstreamOf(
+  gateway: Gateway,
+  client: string,
+  uri: string,
+  kind: string,
+): Promise<McpServerConfig> {
   const grant = surfaceGrantOf(gateway.client(client), client);
   const refuse = async (reason: string, error: McpError): Promise<never> => {
-    await gateway.note('resource.read', { client, uri, outcome: 'refused', reason });
+    await gateway.note(kind, { client, uri, outcome: 'refused', reason });
     throw error;
   };
   let candidates = gateway.config.servers.filter((server) => grant.resource(upstreamKey(server), uri));
@@ -67,30 +120,12 @@ export async function readResource(
     if (candidates.length !== 1) {
       const message =
         `resource ${JSON.stringify(uri)} is granted to client "${client}" on several upstreams (${names}) and ` +
-        `${candidates.length === 0 ? 'none' : 'more than one'} of them lists it, so the gateway cannot tell which to read; ` +
+        `${candidates.length === 0 ? 'none' : 'more than one'} of them lists it, so the gateway cannot tell which to use; ` +
         `narrow clients.${client}.resources in ${gateway.config.source} to one upstream's prefix`;
       return refuse('ambiguous upstream', new McpError(ErrorCode.InvalidParams, message));
     }
   }
-  const server = candidates[0]!;
-  try {
-    const result = await gateway.resolver.request(
-      server.name,
-      `reading resource ${JSON.stringify(uri)}`,
-      (upstream, timeout) => upstream.readResource({ uri }, { timeout }),
-    );
-    await gateway.note('resource.read', { client, uri, server: server.name, outcome: 'read' });
-    return result;
-  } catch (error) {
-    await gateway.note('resource.read', {
-      client,
-      uri,
-      server: server.name,
-      outcome: 'failed',
-      reason: messageOf(error),
-    });
-    throw upstreamError(error);
-  }
+  return candidates[0]!;
 }
 
 function listResources(

@@ -3,6 +3,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
@@ -41,6 +44,13 @@ interface Session {
 }
 
 const stderrTail = 2000;
+
+/** The notifications handed to a config's `onNotification`. */
+const passedOnNotifications = [
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+] as const;
 
 /**
  * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
@@ -244,6 +254,12 @@ export class McpConnection {
     try {
       await client.connect(guarded, { timeout: this.#timeoutMs });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
+      const onNotification = this.config.onNotification;
+      if (onNotification) {
+        for (const schema of passedOnNotifications) {
+          client.setNotificationHandler(schema, (notification) => onNotification(notification));
+        }
+      }
       const onLog = this.config.onLog;
       if (onLog) {
         client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>

@@ -1,0 +1,34 @@
+import type { McpServerConfig } from '@toolgate/mcp-client';
+import type { Gateway } from '../gateway.js';
+import { promptsFor } from './prompts.js';
+import { resourcesFor } from './resources.js';
+import type { ListKind, SessionHub } from './session-hub.js';
+import { toolListFor } from './tool-list.js';
+
+/**
+ * The upstream configs with the hooks that pass what an upstream tells on to the sessions: its
+ * prompt and resource list changes, resource updates and log messages.
+ */
+export function passingOn(servers: readonly McpServerConfig[], sessions: SessionHub): McpServerConfig[] {
+  return servers.map((server) => ({
+    ...server,
+    onNotification: ({ method, params }) => {
+      if (method === 'notifications/prompts/list_changed') void sessions.listChanged('prompts');
+      else if (method === 'notifications/resources/list_changed') void sessions.listChanged('resources');
+      else if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
+        void sessions.resourceUpdated(params.uri);
+      }
+    },
+    onLog: (entry) => {
+      server.onLog?.(entry);
+      void sessions.log(entry);
+    },
+  }));
+}
+
+/** A client's view of one list now, as the canonical text a session's `seen` holds. */
+export async function listView(gateway: Gateway, client: string, kind: ListKind): Promise<string> {
+  if (kind === 'tools') return JSON.stringify(await toolListFor(gateway, client));
+  if (kind === 'prompts') return JSON.stringify(await promptsFor(gateway, client));
+  return JSON.stringify(await resourcesFor(gateway, client));
+}
