@@ -37,6 +37,10 @@ export interface GatewayConfig {
     path?: string;
     allowedHosts?: string[];
     allowedOrigins?: string[];
+    /** How many HTTP sessions one client may hold at once (`http.max_sessions_per_client`). */
+    maxSessionsPerClient?: number;
+    /** How long an HTTP session may sit idle, in ms (`http.session_idle_ms`). */
+    sessionIdleMs?: number;
   };
   readonly policy: Policy;
   /**
@@ -199,6 +203,10 @@ function resolveConfig(
       ...(http.path === undefined ? {} : { path: http.path }),
       ...(http.allowed_hosts === undefined ? {} : { allowedHosts: http.allowed_hosts }),
       ...(http.allowed_origins === undefined ? {} : { allowedOrigins: http.allowed_origins }),
+      ...(http.max_sessions_per_client === undefined
+        ? {}
+        : { maxSessionsPerClient: http.max_sessions_per_client }),
+      ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
     ledger: isPostgresUrl(ledger) ? ledger : resolveFrom(source, ledger),

@@ -75,6 +75,9 @@ export const gatewayConfigSchema = z.strictObject({
       path: z.string().startsWith('/').optional(),
       allowed_hosts: names.optional(),
       allowed_origins: names.optional(),
+      // how many sessions one client may hold open at once, and how long one may sit idle
+      max_sessions_per_client: z.number().int().min(1).optional(),
+      session_idle_ms: z.number().int().min(1000).optional(),
     })
     .optional(),
   // a policy file's path, or the policy written inline: core's one schema for a policy document

@@ -15,6 +15,7 @@ import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mc
 import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
+import { GatewayMetrics } from './ops/metrics.js';
 import { listView, passingOn, SessionHub } from './surface/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
@@ -45,6 +46,8 @@ export class Gateway {
   /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
   readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
+  /** Calls and refusals counted, and call latencies, for `/metrics`. */
+  readonly metrics = new GatewayMetrics();
   /** The connected client sessions, told about upstream list changes, resource updates and log messages. */
   readonly sessions: SessionHub;
   /** The one gate every call runs through; its policy is the config in force (a reload changes it). */
@@ -143,7 +146,7 @@ export class Gateway {
    * `ask`), then the upstream. Never throws for anything the client sends; only a failing ledger
    * makes it reject (a call is never silently unrecorded).
    */
-  callTool(
+  async callTool(
     client: string,
     tool: string,
     parameters: unknown,
@@ -151,7 +154,8 @@ export class Gateway {
     options: CallOptions = {},
   ): Promise<ToolResult> {
     const grant = this.#grants.get(client) ?? clientGrant(this.#config, client);
-    return this.gate.call(
+    const started = performance.now();
+    const result = await this.gate.call(
       { tool, parameters },
       {
         ...options,
@@ -160,6 +164,8 @@ export class Gateway {
         timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
       },
     );
+    this.metrics.call(client, result, performance.now() - started);
+    return result;
   }
 
   /** Tells the operator something (stderr by default): an upstream that could not answer a list, say. */

@@ -164,6 +164,11 @@ export class MCPResolver implements ToolResolver {
     return [...this.#entries].filter(([, entry]) => !entry.changed).map(([name]) => name);
   }
 
+  /** Each attached server and whether its session is open now (false while it is down or reconnecting). */
+  upstreams(): Array<{ server: string; open: boolean }> {
+    return [...this.#connections].map(([server, connection]) => ({ server, open: connection.open }));
+  }
+
   /** The pid of a stdio server's child process while its session is open. */
   pid(server: string): Promise<number | undefined> {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);
