@@ -21,6 +21,8 @@ export interface GatewayClient {
   readonly prompts: readonly string[];
   /** `"<prefix>:<uri glob>"` patterns of the resources it may list and read. None by default. */
   readonly resources: readonly string[];
+  /** Which of an upstream's requests may reach this client's user during its calls. */
+  readonly asks: Readonly<Record<'elicitation' | 'sampling' | 'roots', 'allow' | 'deny'>>;
 }
 
 /** A checked gateway configuration: variables expanded, relative paths resolved against the file's directory. */
@@ -159,6 +161,11 @@ function resolveConfig(
         tools: client.tools,
         prompts: client.prompts ?? [],
         resources: client.resources ?? [],
+        asks: {
+          elicitation: client.elicitation ?? 'allow',
+          sampling: client.sampling ?? 'deny',
+          roots: client.roots ?? 'allow',
+        },
         ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
       },
     ]),

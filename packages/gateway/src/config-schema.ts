@@ -38,6 +38,11 @@ export const clientSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+  // whether an upstream may ask this client's user (during this client's call): default elicitation
+  // and roots allow, sampling deny (it spends the client's model)
+  elicitation: z.enum(['allow', 'deny']).optional(),
+  sampling: z.enum(['allow', 'deny']).optional(),
+  roots: z.enum(['allow', 'deny']).optional(),
   // glob patterns of prompt names (`prefix__name`, as tools)
   prompts: names.optional(),
   // "<prefix>:<uri glob>": the resources of the upstream with that prefix (or name) whose URI matches

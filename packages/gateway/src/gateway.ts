@@ -12,6 +12,7 @@ import {
 } from '@toolgate/core';
 import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
+import { CallsInFlight, passRequest } from './asking/index.js';
 import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
@@ -46,6 +47,8 @@ export class Gateway {
   /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
   readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
+  /** The calls under way on each upstream: whose user an upstream's own request goes to. */
+  readonly callsInFlight = new CallsInFlight();
   /** Calls and refusals counted, and call latencies, for `/metrics`. */
   readonly metrics = new GatewayMetrics();
   /** The connected client sessions, told about upstream list changes, resource updates and log messages. */
@@ -92,9 +95,14 @@ export class Gateway {
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? stderrLog;
     const sessions = new SessionHub();
+    let started: Gateway | undefined;
+    const answer = (server: string, request: { method: string }, signal: AbortSignal) =>
+      started === undefined
+        ? Promise.reject(new Error('the gateway is still starting; nobody can be asked yet'))
+        : passRequest(started, server, request, signal);
     let resolver: MCPResolver;
     try {
-      resolver = await MCPResolver.connect(passingOn(config.servers, sessions), {
+      resolver = await MCPResolver.connect(passingOn(config.servers, sessions, answer), {
         onListed: () => void sessions.listChanged('tools'),
         recorder,
         onChange: (change) => log(describeChange(change)),
@@ -107,6 +115,7 @@ export class Gateway {
     }
     const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
     sessions.view = (client, kind) => listView(gateway, client, kind);
+    started = gateway;
     try {
       gateway.#approveAll(config.approve);
       await recorder.record('gateway.started', 'gateway', {

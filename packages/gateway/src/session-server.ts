@@ -8,6 +8,7 @@ import {
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { errorResult, progressNotifier } from '@toolgate/mcp-server';
+import { askingThrough } from './asking/index.js';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
@@ -34,6 +35,15 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     const options: CallOptions = { signal: extra.signal };
     const token = request.params._meta?.progressToken;
     if (token !== undefined) options.onProgress = progressNotifier(token, extra.sendNotification);
+    const upstream = gateway.resolver.serverOf(request.params.name);
+    const end =
+      upstream === undefined
+        ? () => undefined
+        : gateway.callsInFlight.begin(upstream, {
+            client,
+            capabilities: () => server.getClientCapabilities(),
+            ask: askingThrough(extra.sendRequest),
+          });
     try {
       const result = await gateway.callTool(
         client,
@@ -47,6 +57,8 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
       return errorResult(
         new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
       );
+    } finally {
+      end();
     }
   });
   return server;

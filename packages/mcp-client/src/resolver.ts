@@ -169,6 +169,11 @@ export class MCPResolver implements ToolResolver {
     return [...this.#connections].map(([server, connection]) => ({ server, open: connection.open }));
   }
 
+  /** The name of the attached server that serves the tool `name`, or undefined. */
+  serverOf(name: string): string | undefined {
+    return this.#entries.get(name)?.connection.name;
+  }
+
   /** The pid of a stdio server's child process while its session is open. */
   pid(server: string): Promise<number | undefined> {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);

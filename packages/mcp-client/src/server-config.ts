@@ -49,6 +49,15 @@ interface ServerConfigBase {
    * gateway that passes them on.
    */
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+  /**
+   * Answers the server's own requests to its client — `elicitation/create`, `sampling/createMessage`,
+   * `roots/list` — for a gateway that passes them on to a user. With it, the client declares those
+   * capabilities to the server; without it, none (the server cannot ask anything).
+   */
+  onServerRequest?: (
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>>;
 }
 
 /**

@@ -5,13 +5,21 @@ import { resourcesFor } from './resources.js';
 import type { ListKind, SessionHub } from './session-hub.js';
 import { toolListFor } from './tool-list.js';
 
+type UpstreamRequest = { method: string; params?: Record<string, unknown> };
+
 /**
  * The upstream configs with the hooks that pass what an upstream tells on to the sessions: its
- * prompt and resource list changes, resource updates and log messages.
+ * prompt and resource list changes, resource updates and log messages, and its own requests to
+ * its client (`answer`).
  */
-export function passingOn(servers: readonly McpServerConfig[], sessions: SessionHub): McpServerConfig[] {
+export function passingOn(
+  servers: readonly McpServerConfig[],
+  sessions: SessionHub,
+  answer: (server: string, request: UpstreamRequest, signal: AbortSignal) => Promise<Record<string, unknown>>,
+): McpServerConfig[] {
   return servers.map((server) => ({
     ...server,
+    onServerRequest: (request, signal) => answer(server.name, request, signal),
     onNotification: ({ method, params }) => {
       if (method === 'notifications/prompts/list_changed') void sessions.listChanged('prompts');
       else if (method === 'notifications/resources/list_changed') void sessions.listChanged('resources');

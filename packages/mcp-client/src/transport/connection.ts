@@ -2,6 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -44,6 +47,11 @@ interface Session {
 }
 
 const stderrTail = 2000;
+
+/** What the client declares to a server when its config answers the server's requests. */
+const askingCapabilities = { elicitation: {}, sampling: {}, roots: { listChanged: false } };
+/** The requests handed to a config's `onServerRequest`. */
+const askingRequests = [ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema] as const;
 
 /** The notifications handed to a config's `onNotification`. */
 const passedOnNotifications = [
@@ -224,8 +232,19 @@ export class McpConnection {
   async #connect(): Promise<Session> {
     const client = new Client(
       { name: 'toolgate', version: packageVersion },
-      { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
+      {
+        capabilities: this.config.onServerRequest === undefined ? {} : askingCapabilities,
+        jsonSchemaValidator: outputSchemasNotValidated,
+      },
     );
+    const onServerRequest = this.config.onServerRequest;
+    if (onServerRequest) {
+      for (const schema of askingRequests) {
+        client.setRequestHandler(schema, (request, extra) =>
+          onServerRequest(request as { method: string; params?: Record<string, unknown> }, extra.signal),
+        );
+      }
+    }
     const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
     const transport = serverTransport(this.config, this.#limits, (fault) => {
       session.fault ??= fault;
