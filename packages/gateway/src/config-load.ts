@@ -8,6 +8,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { lineOf } from './config-lines.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+import { isLedgerDirectory } from './ledger-directory.js';
 import { expandVariables } from './variables.js';
 
 /** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
@@ -46,8 +47,9 @@ export interface GatewayConfig {
   };
   readonly policy: Policy;
   /**
-   * The ledger: a file, absolute, or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which
-   * may hold a password: show it through `ledgerLabel`, never as it is).
+   * The ledger: a file, absolute; a directory (ending with `/`) where each gateway process writes a
+   * chain file of its own; or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which may
+   * hold a password: show it through `ledgerLabel`, never as it is).
    */
   readonly ledger: string;
   readonly durability: 'always' | 'batch' | 'none';
@@ -216,7 +218,9 @@ function resolveConfig(
       ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
-    ledger: isPostgresUrl(ledger) ? ledger : resolveFrom(source, ledger),
+    ledger: isPostgresUrl(ledger)
+      ? ledger
+      : `${resolveFrom(source, ledger)}${isLedgerDirectory(ledger) ? '/' : ''}`,
     durability: file.durability ?? 'batch',
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
