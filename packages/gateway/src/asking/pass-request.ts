@@ -4,10 +4,10 @@ import {
   ElicitResultSchema,
   ErrorCode,
   ListRootsResultSchema,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '@toolgate/core';
 import type { Gateway } from '../gateway.js';
+import { rpcError } from '../surface/refusals.js';
 import type { CallInFlight } from './calls-in-flight.js';
 
 type Kind = 'elicitation' | 'sampling' | 'roots';
@@ -40,7 +40,7 @@ export async function passRequest(
 ): Promise<Record<string, unknown>> {
   const kind = kinds[request.method];
   if (kind === undefined)
-    throw new McpError(ErrorCode.MethodNotFound, `the gateway does not pass on ${request.method}`);
+    throw rpcError(ErrorCode.MethodNotFound, `the gateway does not pass on ${request.method}`);
   const owner = gateway.callsInFlight.owner(server);
   const client = 'client' in owner ? owner.client : undefined;
   const refusal = 'none' in owner ? owner.none : refusalFor(gateway, owner, kind);
@@ -56,7 +56,7 @@ export async function passRequest(
     });
     if (kind === 'elicitation') return { action: 'decline' };
     if (kind === 'roots') return { roots: [] }; // nothing shown: the upstream sees no root of anyone
-    throw new McpError(ErrorCode.InvalidRequest, `toolgate-gateway declined ${request.method}: ${refusal}`);
+    throw rpcError(ErrorCode.InvalidRequest, `toolgate-gateway declined ${request.method}: ${refusal}`);
   }
   const call = owner as CallInFlight;
   try {

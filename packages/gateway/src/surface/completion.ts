@@ -1,9 +1,9 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import type { Gateway } from '../gateway.js';
 import { findPrompt } from './prompts.js';
-import { notGranted, upstreamError } from './refusals.js';
+import { notGranted, rpcError, upstreamError } from './refusals.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, upstreamKey } from './upstream-lists.js';
 
@@ -27,7 +27,7 @@ export async function complete(
     if (!grant.prompts.allows(name)) throw notGranted(gateway, client, 'prompt', name);
     const found = await findPrompt(gateway, name);
     if (found === undefined) {
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InvalidParams,
         `no upstream of the gateway serves prompt ${JSON.stringify(name)}`,
       );
@@ -54,7 +54,7 @@ export async function complete(
     );
     const holder = lists.find(({ items }) => items.some((item) => item.uriTemplate === template));
     if (holder === undefined) {
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InvalidParams,
         `no upstream on which client "${client}" holds a resources pattern has the resource template ${JSON.stringify(template)}`,
       );

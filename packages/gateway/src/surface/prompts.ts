@@ -1,9 +1,9 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '@toolgate/core';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import type { Gateway } from '../gateway.js';
-import { notGranted, upstreamError } from './refusals.js';
+import { notGranted, rpcError, upstreamError } from './refusals.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, servedName } from './upstream-lists.js';
 
@@ -37,7 +37,7 @@ export async function getPrompt(
   const found = await findPrompt(gateway, name);
   if (found === undefined) {
     await gateway.note('prompt.got', { ...record, outcome: 'refused', reason: 'no upstream serves it' });
-    throw new McpError(
+    throw rpcError(
       ErrorCode.InvalidParams,
       `no upstream of the gateway serves prompt ${JSON.stringify(name)}`,
     );

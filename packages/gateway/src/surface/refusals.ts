@@ -1,6 +1,14 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from '../gateway.js';
 
+/**
+ * A JSON-RPC error for the client: the SDK sends an error's `code` and `message` as they are (an
+ * `McpError` would send its message with an "MCP error N:" prefix the client's SDK adds again).
+ */
+export function rpcError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
 /** MCP's error code for a resource no upstream has (the specification's "Resource not found"). */
 export const resourceNotFound = -32002;
 
@@ -13,11 +21,11 @@ export function notGranted(
   client: string,
   kind: 'prompt' | 'resource',
   name: string,
-): McpError {
+): Error & { code: number } {
   const source = gateway.config.source;
   const known = gateway.client(client);
   if (known === undefined) {
-    return new McpError(
+    return rpcError(
       ErrorCode.InvalidParams,
       `"${client}" is not a client of ${source}; add it under clients:`,
     );
@@ -27,7 +35,7 @@ export function notGranted(
   const granted =
     patterns.length === 0 ? 'none' : patterns.map((pattern) => JSON.stringify(pattern)).join(', ');
   const example = kind === 'prompt' ? JSON.stringify(name) : '"<prefix>:<uri glob>"';
-  return new McpError(
+  return rpcError(
     ErrorCode.InvalidParams,
     `client "${client}" is not granted ${kind} ${JSON.stringify(name)} (clients.${client}.${key} in ${source}: ${granted}); ` +
       `add a pattern matching it (e.g. ${example}) to clients.${client}.${key} and reload the gateway (SIGHUP)`,
@@ -38,9 +46,10 @@ export function notGranted(
  * The JSON-RPC error a client gets for an upstream's failure: the upstream's own code (a resource it
  * does not have stays -32002) with the gateway's message naming the upstream; else an internal error.
  */
-export function upstreamError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+export function upstreamError(error: unknown): Error & { code: number } {
+  const unprefixed = (text: string) => text.replace(/^MCP error -?\d+: /, '');
+  if (error instanceof McpError) return rpcError(error.code, unprefixed(error.message));
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   const message = error instanceof Error ? error.message : String(error);
-  return new McpError(cause instanceof McpError ? cause.code : ErrorCode.InternalError, message);
+  return rpcError(cause instanceof McpError ? cause.code : ErrorCode.InternalError, message);
 }

@@ -1,9 +1,9 @@
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '@toolgate/core';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import type { Gateway } from '../gateway.js';
-import { notGranted, upstreamError } from './refusals.js';
+import { notGranted, rpcError, upstreamError } from './refusals.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, upstreamKey } from './upstream-lists.js';
 
@@ -102,7 +102,7 @@ async function upstreamOf(
   kind: string,
 ): Promise<McpServerConfig> {
   const grant = surfaceGrantOf(gateway.client(client), client);
-  const refuse = async (reason: string, error: McpError): Promise<never> => {
+  const refuse = async (reason: string, error: Error): Promise<never> => {
     await gateway.note(kind, { client, uri, outcome: 'refused', reason });
     throw error;
   };
@@ -122,7 +122,7 @@ async function upstreamOf(
         `resource ${JSON.stringify(uri)} is granted to client "${client}" on several upstreams (${names}) and ` +
         `${candidates.length === 0 ? 'none' : 'more than one'} of them lists it, so the gateway cannot tell which to use; ` +
         `narrow clients.${client}.resources in ${gateway.config.source} to one upstream's prefix`;
-      return refuse('ambiguous upstream', new McpError(ErrorCode.InvalidParams, message));
+      return refuse('ambiguous upstream', rpcError(ErrorCode.InvalidParams, message));
     }
   }
   return candidates[0]!;

@@ -77,7 +77,7 @@ describe('the gateway serves prompts and resources behind each client grant', { 
 
     const refused = agent.getPrompt({ name: 'ev__simple-prompt' });
     await expect(refused).rejects.toThrow(
-      /client "agent" is not granted prompt "ev__simple-prompt" \(clients\.agent\.prompts in .*gateway\.yaml: none\); add a pattern/,
+      /^MCP error -32602: client "agent" is not granted prompt "ev__simple-prompt" \(clients\.agent\.prompts in .*gateway\.yaml: none\); add a pattern/,
     );
     expect(await records('prompt.got')).toEqual([
       expect.objectContaining({
