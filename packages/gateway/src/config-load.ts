@@ -55,6 +55,8 @@ export interface GatewayConfig {
   readonly durability: 'always' | 'batch' | 'none';
   /** Tool name → the fingerprint of the changed definition an operator approved. */
   readonly approve: Readonly<Record<string, string>>;
+  /** With a lock file: whether a tool no review names is withheld until approved (default) or allowed. */
+  readonly newTools: 'withhold' | 'allow';
   /** The time budget of one call, in ms. */
   readonly timeoutMs?: number;
 }
@@ -224,6 +226,7 @@ function resolveConfig(
     durability: file.durability ?? 'batch',
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
+    newTools: file.new_tools ?? 'withhold',
   };
 }
 

@@ -90,6 +90,8 @@ export const gatewayConfigSchema = z.strictObject({
   ledger: nonEmpty,
   durability: z.enum(['always', 'batch', 'none']).optional(),
   approve: z.record(z.string(), nonEmpty).optional(),
+  // with a lock file beside the config: a tool no review names is withheld (default) or allowed
+  new_tools: z.enum(['withhold', 'allow']).optional(),
   timeout_ms: z.number().positive().optional(),
 });
 

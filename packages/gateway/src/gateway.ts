@@ -11,11 +11,12 @@ import {
   type ToolResult,
 } from '@toolgate/core';
 import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
-import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
+import { MCPResolver, type McpServerConfig, type ReviewedTool, type ToolChange } from '@toolgate/mcp-client';
 import { CallsInFlight, passRequest } from './asking/index.js';
 import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
+import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { listView, passingOn, SessionHub } from './surface/index.js';
 
@@ -94,6 +95,13 @@ export class Gateway {
     const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? stderrLog;
+    let reviewed: Awaited<ReturnType<typeof readLock>>;
+    try {
+      reviewed = await readLock(lockPathOf(config.source));
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     const sessions = new SessionHub();
     let started: Gateway | undefined;
     const answer = (server: string, request: { method: string }, signal: AbortSignal) =>
@@ -104,6 +112,7 @@ export class Gateway {
     try {
       resolver = await MCPResolver.connect(passingOn(config.servers, sessions, answer), {
         onListed: () => void sessions.listChanged('tools'),
+        ...(reviewed === undefined ? {} : { reviewed, newTools: config.newTools }),
         recorder,
         onChange: (change) => log(describeChange(change)),
         approveHint: (tool) =>
@@ -118,6 +127,7 @@ export class Gateway {
     started = gateway;
     try {
       gateway.#approveAll(config.approve);
+      if (reviewed === undefined) await gateway.#writeFirstLock();
       await recorder.record('gateway.started', 'gateway', {
         servers: config.servers.map((server) => server.name),
         clients: [...config.clients.keys()],
@@ -221,6 +231,21 @@ export class Gateway {
     } finally {
       await this.store.close();
     }
+  }
+
+  /** With no lock file yet: writes one of every tool served now (trust on first use), as a package manager does. */
+  async #writeFirstLock(): Promise<void> {
+    const path = lockPathOf(this.#config.source);
+    const tools = new Map<string, ReviewedTool>();
+    for (const name of this.resolver.servedNames()) {
+      const review = this.resolver.reviewOf(name);
+      if (review !== undefined) tools.set(name, review);
+    }
+    await writeLock(path, tools);
+    this.#log(
+      `wrote ${path} with the ${tools.size} tools served now: review it and commit it; ` +
+        'a tool that differs from it at a later start is withheld until approved',
+    );
   }
 
   #approveAll(approve: Readonly<Record<string, string>>): void {

@@ -8,7 +8,7 @@
 
 export { oracleOverMcp, resolverFromEnv, serversFromEnv, toolgateMcpPath } from './from-env.js';
 export { defaultLimits, type ResolvedLimits, type WireLimits } from './limits.js';
-export { MCPResolver, type MCPResolverOptions } from './resolver.js';
+export { MCPResolver, type MCPResolverOptions, type ReviewedTool } from './resolver.js';
 export type {
   HttpServerConfig,
   McpServerConfig,

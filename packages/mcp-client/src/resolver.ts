@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { JsonObject } from '@toolgate/core';
+import type { JsonObject, JsonSchema } from '@toolgate/core';
 import {
   type JsonValue,
   type PolicySubject,
@@ -33,8 +33,28 @@ export interface MCPResolverOptions {
    * they hold (the gateway: `toolgate-gateway approve NAME --config FILE`). Default: `resolver.approve(…)`.
    */
   approveHint?: (tool: string) => string;
+  /**
+   * Definitions reviewed before this resolver started (a gateway's lock file), by local tool name:
+   * a listed tool that differs from its review is withheld until approved, as a change is.
+   */
+  reviewed?: ReadonlyMap<string, ReviewedTool>;
+  /**
+   * What to do with a tool no review names (with `reviewed` given): `withhold` it until approved,
+   * or `allow` it (approved as first listed). Default `allow`.
+   */
+  newTools?: 'allow' | 'withhold';
   /** Told, with the server's name, each time a server's tool list has been read and applied (first, on reconnect, on `list_changed`). */
   onListed?: (server: string) => void;
+}
+
+/** A tool definition as an operator reviewed it: where it is served, and its text. */
+export interface ReviewedTool {
+  server: string;
+  remoteName: string;
+  /** The {@link fingerprint} of its description and input schema. */
+  fingerprint: string;
+  description: string;
+  inputSchema: JsonSchema;
 }
 
 /**
@@ -74,6 +94,11 @@ export class MCPResolver implements ToolResolver {
 
   constructor(options: MCPResolverOptions = {}) {
     this.#options = options;
+    for (const [name, tool] of options.reviewed ?? []) {
+      const { server, remoteName, fingerprint: print, description, inputSchema } = tool;
+      this.#approvals.set(name, { server, remoteName, print, shape: { description, inputSchema } });
+    }
+    this.#indexState.withholdNew = options.newTools === 'withhold';
   }
 
   /**
@@ -167,6 +192,20 @@ export class MCPResolver implements ToolResolver {
   /** Each attached server and whether its session is open now (false while it is down or reconnecting). */
   upstreams(): Array<{ server: string; open: boolean }> {
     return [...this.#connections].map(([server, connection]) => ({ server, open: connection.open }));
+  }
+
+  /** A served tool as approved now (server, remote name, fingerprint, text), for a lock file; undefined while it awaits approval. */
+  reviewOf(name: string): ReviewedTool | undefined {
+    const entry = this.#entries.get(name);
+    if (entry === undefined || entry.changed) return undefined;
+    const { description, inputSchema } = entry.shape;
+    return {
+      server: entry.connection.name,
+      remoteName: entry.remoteName,
+      fingerprint: entry.print,
+      description,
+      inputSchema,
+    };
   }
 
   /** The name of the attached server that serves the tool `name`, or undefined. */

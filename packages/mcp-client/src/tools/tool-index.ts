@@ -27,6 +27,8 @@ export interface IndexState {
   readonly notices: Map<string, Map<string, string>>;
   /** The other attached server whose prefix makes `name` its own (`fs__read` belongs to prefix `fs`). */
   prefixOwner(name: string, server: string): { server: string; prefix: string } | undefined;
+  /** When set, a name with no approval is withheld (a change to review) instead of approved as listed. */
+  withholdNew?: boolean;
 }
 
 /**
@@ -97,7 +99,10 @@ export function indexTools(
     }
     let changed = false;
     let reason: string | undefined;
-    if (approval === undefined) {
+    if (approval === undefined && state.withholdNew) {
+      changed = true;
+      reason = 'it is new: no review names it (new_tools: withhold)';
+    } else if (approval === undefined) {
       state.approvals.set(name, { server, remoteName, print, shape });
     } else if (!ownsApproval) {
       changed = true;
