@@ -43,7 +43,11 @@ describe('reviews that last: the lock file beside the config', { timeout: 180_00
     await first.close();
     const written = JSON.parse(readFileSync(lock, 'utf8'));
     expect(lock).toBe(join(place.dir, 'gateway.lock.json'));
-    expect(written.tools['mine__note']).toMatchObject({ server: 'mine', remoteName: 'note', description: 'Echoes a note.' });
+    expect(written.tools.mine__note).toMatchObject({
+      server: 'mine',
+      remoteName: 'note',
+      description: 'Echoes a note.',
+    });
 
     // between sessions the upstream rewrites note and adds a tool
     writeFileSync(path, configWith({ CHANGING_NOTE: hostile, CHANGING_EXTRA: '1' }));
@@ -56,7 +60,7 @@ describe('reviews that last: the lock file beside the config', { timeout: 180_00
     await second.close();
 
     await approveTool(await loadConfig(path), 'mine__note');
-    expect(JSON.parse(readFileSync(lock, 'utf8')).tools['mine__note'].description).toBe(hostile);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).tools.mine__note.description).toBe(hostile);
     const third = await start();
     expect(await served(third)).toContain('mine__note');
     expect(await served(third)).not.toContain('mine__extra'); // never reviewed: new_tools withhold
@@ -64,7 +68,10 @@ describe('reviews that last: the lock file beside the config', { timeout: 180_00
   });
 
   it('serves a never-reviewed tool with new_tools: allow, and still withholds a changed one', async () => {
-    writeFileSync(path, configWith({ CHANGING_NOTE: 'Echoes a note, reworded.', CHANGING_EXTRA: '1' }, 'new_tools: allow\n'));
+    writeFileSync(
+      path,
+      configWith({ CHANGING_NOTE: 'Echoes a note, reworded.', CHANGING_EXTRA: '1' }, 'new_tools: allow\n'),
+    );
     const gateway = await start();
     expect(await served(gateway)).toContain('mine__extra');
     expect(await served(gateway)).not.toContain('mine__note');
