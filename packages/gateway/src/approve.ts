@@ -13,7 +13,7 @@ import { lockPathOf, writeLockEntry } from './lock/lock-file.js';
  * it (`gateway.lock.json`, read at every start). The running gateway applies it on SIGHUP; a tool
  * that changed again after that report stays withheld. Returns the fingerprint.
  */
-export async function approveTool(config: GatewayConfig, tool: string): Promise<string> {
+export async function approveTool(config: GatewayConfig, tool: string, shown?: string): Promise<string> {
   let fingerprint: string | undefined;
   let reviewed: ReviewedTool | undefined;
   for (const event of await readLedger(config.ledger, { kind: 'tool.changed' })) {
@@ -44,6 +44,12 @@ export async function approveTool(config: GatewayConfig, tool: string): Promise<
     throw new ToolgateError(
       'UNKNOWN_TOOL',
       `the ledger ${ledgerLabel(config.ledger)} records no change of a tool named ${JSON.stringify(tool)}; nothing to approve (names are as clients see them, with the prefix)`,
+    );
+  }
+  if (shown !== undefined && shown !== fingerprint) {
+    throw new ToolgateError(
+      'TOOL_CHANGED',
+      `tool ${JSON.stringify(tool)} changed again after the review you saw (fingerprint ${shown}); it is now ${fingerprint}. Nothing was approved: run toolgate-gateway review --config ${config.source} again`,
     );
   }
   const text = await readFile(config.source, 'utf8');

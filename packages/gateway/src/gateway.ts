@@ -114,7 +114,7 @@ export class Gateway {
         onListed: () => void sessions.listChanged('tools'),
         ...(reviewed === undefined ? {} : { reviewed, newTools: config.newTools }),
         recorder,
-        onChange: (change) => log(describeChange(change)),
+        onChange: (change) => log(describeChange(change, config.source)),
         approveHint: (tool) =>
           `toolgate-gateway approve ${tool} --config ${config.source}, then reload the gateway (SIGHUP) or restart it`,
       });
@@ -275,10 +275,10 @@ function serversKey(servers: readonly McpServerConfig[]): string {
   return JSON.stringify(servers);
 }
 
-function describeChange(change: ToolChange): string {
+function describeChange(change: ToolChange, source: string): string {
   const approve =
     change.fingerprint === undefined
       ? ''
-      : `; to approve it: toolgate-gateway approve ${change.tool} --config <file>`;
+      : `; review it (toolgate-gateway review --config ${source}), then toolgate-gateway approve ${change.tool} --config ${source}`;
   return `tool "${change.tool}" on upstream "${change.server}" ${change.kind}${change.reason ? ` (${change.reason})` : ''}${approve}`;
 }
