@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
-import { formatIssue, formatIssuePath } from '@toolgate/core/internal';
+import { formatIssue, formatIssuePath, policyDocumentSchema } from '@toolgate/core/internal';
 import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import { lineOf } from './config-lines.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
@@ -98,8 +98,9 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
     throw fault(source, line, `not valid YAML: ${syntax.message.split('\n')[0]}`);
   }
   const lineAt = (path: readonly PropertyKey[], key?: string) => lineOf(document, lines, path, key);
-  const parsed = gatewayConfigSchema.safeParse(document.toJS());
-  if (!parsed.success) throw issuesFault(source, parsed.error, lineAt);
+  const raw = document.toJS() as { policy?: unknown } | null;
+  const parsed = gatewayConfigSchema.safeParse(raw);
+  if (!parsed.success) throw issuesFault(source, policyIssues(parsed.error, raw?.policy), lineAt);
   let policyText: string | undefined;
   if (typeof parsed.data.policy === 'string') {
     const policyPath = resolveFrom(
@@ -244,6 +245,20 @@ function checkResourceGrants(file: GatewayConfigFile, source: string, lineAt: Ch
       );
     }
   }
+}
+
+/**
+ * The issues of a config with an inline policy that is not a policy document told as the policy
+ * schema's own (`policy.rules[0]: unknown key "decison"`), not zod's bare "Invalid input" of the
+ * union of a path and a document.
+ */
+function policyIssues(error: z.ZodError, policy: unknown): z.ZodError {
+  if (typeof policy !== 'object' || policy === null) return error;
+  const inline = policyDocumentSchema.safeParse(policy);
+  if (inline.success) return error;
+  const others = error.issues.filter((issue) => issue.path[0] !== 'policy');
+  const nested = inline.error.issues.map((issue) => ({ ...issue, path: ['policy', ...issue.path] }));
+  return new ZodError([...nested, ...others] as z.core.$ZodIssue[]);
 }
 
 function resolveFrom(source: string, path: string): string {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { stat, unlink } from 'node:fs/promises';
 import {
   type Approver,
   type CallOptions,
@@ -10,7 +11,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolgate/core';
-import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
+import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ReviewedTool, type ToolChange } from '@toolgate/mcp-client';
 import { CallsInFlight, passRequest } from './asking/index.js';
 import { clientGrant } from './client-grant.js';
@@ -120,6 +121,7 @@ export class Gateway {
       });
     } catch (error) {
       await store.close();
+      await removeIfEmpty(store); // a failed start leaves no empty ledger behind
       throw error;
     }
     const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
@@ -258,6 +260,16 @@ export class Gateway {
       }
     }
   }
+}
+
+/** Removes a ledger file this start made and wrote nothing to (a PostgreSQL ledger is left alone). */
+async function removeIfEmpty(store: LedgerStore): Promise<void> {
+  if (!(store instanceof FileStore)) return;
+  const size = await stat(store.path).then(
+    (status) => status.size,
+    () => -1,
+  );
+  if (size === 0) await unlink(store.path).catch(() => undefined);
 }
 
 function stderrLog(line: string): void {
