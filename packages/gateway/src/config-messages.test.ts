@@ -49,7 +49,7 @@ ledger: ./gateway.ledger.jsonl
     );
   });
 
-  it('leaves no empty ledger behind when an upstream cannot start', async () => {
+  it('names the servers entry to check and leaves no empty ledger behind when an upstream cannot start', async () => {
     const path = join(place.dir, 'no-upstream.yaml');
     writeFileSync(
       path,

@@ -19,6 +19,7 @@ import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
+import { startFailure } from './start-failure.js';
 import { listView, passingOn, SessionHub } from './surface/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
@@ -122,7 +123,7 @@ export class Gateway {
     } catch (error) {
       await store.close();
       await removeIfEmpty(store); // a failed start leaves no empty ledger behind
-      throw error;
+      throw startFailure(config, error);
     }
     const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
     sessions.view = (client, kind) => listView(gateway, client, kind);
