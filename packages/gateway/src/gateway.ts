@@ -20,7 +20,7 @@ import { openLedger } from './ledger-open.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { startFailure } from './start-failure.js';
-import { listView, passingOn, SessionHub } from './surface/index.js';
+import { concerns, listView, passingOn, SessionHub } from './surface/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
 export interface GatewayOptions {
@@ -127,6 +127,7 @@ export class Gateway {
     }
     const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
     sessions.view = (client, kind) => listView(gateway, client, kind);
+    sessions.concerns = (client, server) => concerns(gateway, client, server);
     started = gateway;
     try {
       gateway.#approveAll(config.approve);

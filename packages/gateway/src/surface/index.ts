@@ -5,7 +5,7 @@
  * @module
  */
 
-export { listView, passingOn } from './passing-on.js';
+export { concerns, listView, passingOn } from './passing-on.js';
 export { getPrompt, promptsFor } from './prompts.js';
 export { readResource, resourcesFor, resourceTemplatesFor } from './resources.js';
 export { serveSurface } from './serve-surface.js';

@@ -20,6 +20,7 @@ import {
 } from '../testing-fixtures/gateway.js';
 
 const node = JSON.stringify(process.execPath);
+const outsiderToken = 'outsider-token-0123456789abcdef';
 const configText = `servers:
   everything: { command: ${node}, args: [${JSON.stringify(everythingServer)}, stdio], prefix: ev }
   mine: { command: ${node}, args: [${JSON.stringify(changingServer)}], prefix: mine }
@@ -30,6 +31,7 @@ clients:
     prompts: ["ev__*"]
     resources: ["ev:demo://resource/**"]
   agent: { token_env: AGENT_TOKEN, tools: ["ev__echo"] }
+  outsider: { token_env: OUTSIDER_TOKEN, tools: ["mine__pid"] }
 ledger: ./passing-on.ledger.jsonl
 `;
 
@@ -67,7 +69,7 @@ describe('the gateway passes what upstreams tell on to the clients it concerns',
     gateway = await Gateway.start(await loadConfig(path), { log: () => undefined });
     endpoint = await serveGatewayHttp(gateway, {
       port: 0,
-      env: { DESKTOP_TOKEN: tokens.desktop, AGENT_TOKEN: tokens.agent },
+      env: { DESKTOP_TOKEN: tokens.desktop, AGENT_TOKEN: tokens.agent, OUTSIDER_TOKEN: outsiderToken },
     });
   }, 120_000);
   afterAll(async () => {
@@ -92,8 +94,13 @@ describe('the gateway passes what upstreams tell on to the clients it concerns',
     expect(agent.heard.tools).toBe(0);
   });
 
-  it('passes upstream log messages to the client that set a level, and none to a client that set none', async () => {
-    const [desktop, agent] = await Promise.all([connect(tokens.desktop), connect(tokens.agent)]);
+  it('passes upstream log messages to the client that set a level, none to a client that set none, none to a client granted nothing of that upstream', async () => {
+    const [desktop, agent, outsider] = await Promise.all([
+      connect(tokens.desktop),
+      connect(tokens.agent),
+      connect(outsiderToken),
+    ]);
+    await outsider.client.setLoggingLevel('debug');
     await desktop.client.setLoggingLevel('debug');
     await desktop.client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
     await vi.waitFor(() => expect(desktop.heard.logs.length).toBeGreaterThan(0), {
@@ -102,6 +109,7 @@ describe('the gateway passes what upstreams tell on to the clients it concerns',
     });
     expect(desktop.heard.logs[0]).toMatchObject({ level: expect.any(String), data: expect.any(String) });
     expect(agent.heard.logs).toEqual([]);
+    expect(outsider.heard.logs).toEqual([]);
     await desktop.client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
   });
 

@@ -3,7 +3,9 @@ import type { Gateway } from '../gateway.js';
 import { promptsFor } from './prompts.js';
 import { resourcesFor } from './resources.js';
 import type { ListKind, SessionHub } from './session-hub.js';
+import { surfaceGrantOf } from './surface-grant.js';
 import { toolListFor } from './tool-list.js';
+import { upstreamKey } from './upstream-lists.js';
 
 type UpstreamRequest = { method: string; params?: Record<string, unknown> };
 
@@ -39,4 +41,20 @@ export async function listView(gateway: Gateway, client: string, kind: ListKind)
   if (kind === 'tools') return JSON.stringify(await toolListFor(gateway, client));
   if (kind === 'prompts') return JSON.stringify(await promptsFor(gateway, client));
   return JSON.stringify(await resourcesFor(gateway, client));
+}
+
+/** True when `client` is granted a tool, prompt or resource of the upstream `server`. */
+export function concerns(gateway: Gateway, client: string, server: string): boolean {
+  const config = gateway.config.servers.find((candidate) => candidate.name === server);
+  if (config === undefined) return false;
+  const tools = gateway.resolver
+    .servedNames()
+    .some((name) => gateway.resolver.serverOf(name) === server && gateway.grants(client, name));
+  if (tools) return true;
+  const grant = surfaceGrantOf(gateway.client(client), client);
+  if (grant.resourceKeys.has(upstreamKey(config))) return true;
+  return (
+    config.prefix !== undefined &&
+    grant.prompts.granted.some((pattern) => pattern.startsWith(`${config.prefix}__`))
+  );
 }

@@ -24,12 +24,14 @@ const severity = new Map(LoggingLevelSchema.options.map((level, index) => [level
  * upstream becomes `notifications/<kind>/list_changed` to each session whose view of it changed
  * (what it lists now differs from what it was shown), a resource update goes to the sessions that
  * subscribed to its URI, and an upstream's log message to each session that set a level at or
- * below the message's.
+ * below the message's and whose client is granted something of that upstream.
  */
 export class SessionHub {
   readonly #sessions = new Set<HubSession>();
   /** Makes a session's view of a list now, as the canonical text `seen` holds; set by the gateway. */
   view: ((client: string, kind: ListKind) => Promise<string>) | undefined;
+  /** True when `client` is granted anything of the upstream `server` (its log messages are then its to see); set by the gateway. */
+  concerns: ((client: string, server: string) => boolean) | undefined;
 
   /** Adds a client's session; it leaves the hub when its server closes. */
   add(client: string, server: Server): HubSession {
@@ -81,6 +83,7 @@ export class SessionHub {
     await Promise.all(
       [...this.#sessions]
         .filter((session) => session.logLevel !== undefined && rank >= (severity.get(session.logLevel) ?? 0))
+        .filter((session) => this.concerns?.(session.client, entry.server) === true)
         .map((session) =>
           session.server
             .sendLoggingMessage({ level: level.data, logger: entry.logger ?? entry.server, data: entry.data })
