@@ -5,7 +5,8 @@ export type GatewayCommand =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'serve'; config: string; transport: 'stdio' | 'http'; port?: number }
-  | { command: 'approve'; config: string; tool: string; pid?: number };
+  | { command: 'approve'; config: string; tool: string; pid?: number; fingerprint?: string }
+  | { command: 'review'; config: string };
 
 /** The `--help` text. */
 export const usage = `toolgate-gateway: upstream MCP servers behind grants, policy and a verified ledger
@@ -13,13 +14,16 @@ export const usage = `toolgate-gateway: upstream MCP servers behind grants, poli
 usage:
   toolgate-gateway --config gateway.yaml            serve the config's "stdio" client on stdin/stdout
   toolgate-gateway --config gateway.yaml --http     serve every client with a token_env over HTTP
-  toolgate-gateway approve NAME --config gateway.yaml [--pid PID]
+  toolgate-gateway review --config gateway.yaml     show each tool change awaiting approval, as a diff
+  toolgate-gateway approve NAME --config gateway.yaml [--fingerprint F] [--pid PID]
                                                     approve a changed tool as the ledger reported it
+                                                    (into the config's approve and gateway.lock.json)
 
 options:
   --config FILE   the YAML configuration (required; or the TOOLGATE_GATEWAY_CONFIG variable)
   --http          streamable HTTP (host, port and path from the config's "http"; default 127.0.0.1, a free port, /mcp)
   --port N        the HTTP port, over the config's
+  --fingerprint F (approve) approve only if the latest change is the one review showed with F
   --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
                   (checked first: PID must be a running toolgate-gateway)
   --version       print the version
@@ -66,12 +70,15 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       config: values.config,
       tool,
       ...(values.pid === undefined ? {} : { pid: processId(values.pid) }),
+      ...(values.fingerprint === undefined ? {} : { fingerprint: values.fingerprint }),
     };
   }
+  if (positionals[0] === 'review' && positionals.length === 1)
+    return { command: 'review', config: values.config };
   if (positionals.length > 0) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      `unknown command ${JSON.stringify(positionals[0])}; the only command is "approve"`,
+      `unknown command ${JSON.stringify(positionals[0])}; the commands are "review" and "approve"`,
     );
   }
   return {
@@ -87,6 +94,7 @@ const optionShapes = {
   http: { type: 'boolean' },
   port: { type: 'string' },
   pid: { type: 'string' },
+  fingerprint: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;

@@ -12,6 +12,7 @@ import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { checkGatewayProcess } from './gateway-process.js';
+import { describePending, pendingChanges } from './lock/review.js';
 import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
@@ -29,11 +30,21 @@ async function main(): Promise<void> {
     process.stdout.write(`toolgate-gateway ${packageVersion}\n`);
     return;
   }
+  if (command.command === 'review') {
+    const config = await loadConfig(command.config);
+    const pending = await pendingChanges(config);
+    process.stdout.write(
+      pending.length === 0
+        ? `no tool change awaits review in ${config.source}\n`
+        : `${pending.map((change) => describePending(change, config.source)).join('\n\n')}\n`,
+    );
+    return;
+  }
   if (command.command === 'approve') {
     const config = await loadConfig(command.config);
     // checked before the config is written: a bad pid changes nothing
     if (command.pid !== undefined) await checkGatewayProcess(command.pid);
-    const print = await approveTool(config, command.tool);
+    const print = await approveTool(config, command.tool, command.fingerprint);
     if (command.pid !== undefined) process.kill(command.pid, 'SIGHUP');
     process.stdout.write(
       `approved ${command.tool} (fingerprint ${print}) in ${config.source}` +

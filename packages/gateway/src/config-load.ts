@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
-import { formatIssue, formatIssuePath } from '@toolgate/core/internal';
+import { formatIssue, formatIssuePath, policyDocumentSchema } from '@toolgate/core/internal';
 import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import { lineOf } from './config-lines.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+import { isLedgerDirectory } from './ledger-directory.js';
 import { expandVariables } from './variables.js';
 
 /** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
@@ -17,6 +18,12 @@ export interface GatewayClient {
   readonly tools: readonly string[];
   /** The environment variable holding its bearer token, when it may connect over HTTP. */
   readonly tokenEnv?: string;
+  /** Glob patterns of the gateway's prompt names (with prefixes), e.g. `ev__simple-prompt`. None by default. */
+  readonly prompts: readonly string[];
+  /** `"<prefix>:<uri glob>"` patterns of the resources it may list and read. None by default. */
+  readonly resources: readonly string[];
+  /** Which of an upstream's requests may reach this client's user during its calls. */
+  readonly asks: Readonly<Record<'elicitation' | 'sampling' | 'roots', 'allow' | 'deny'>>;
 }
 
 /** A checked gateway configuration: variables expanded, relative paths resolved against the file's directory. */
@@ -33,16 +40,23 @@ export interface GatewayConfig {
     path?: string;
     allowedHosts?: string[];
     allowedOrigins?: string[];
+    /** How many HTTP sessions one client may hold at once (`http.max_sessions_per_client`). */
+    maxSessionsPerClient?: number;
+    /** How long an HTTP session may sit idle, in ms (`http.session_idle_ms`). */
+    sessionIdleMs?: number;
   };
   readonly policy: Policy;
   /**
-   * The ledger: a file, absolute, or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which
-   * may hold a password: show it through `ledgerLabel`, never as it is).
+   * The ledger: a file, absolute; a directory (ending with `/`) where each gateway process writes a
+   * chain file of its own; or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which may
+   * hold a password: show it through `ledgerLabel`, never as it is).
    */
   readonly ledger: string;
   readonly durability: 'always' | 'batch' | 'none';
   /** Tool name → the fingerprint of the changed definition an operator approved. */
   readonly approve: Readonly<Record<string, string>>;
+  /** With a lock file: whether a tool no review names is withheld until approved (default) or allowed. */
+  readonly newTools: 'withhold' | 'allow';
   /** The time budget of one call, in ms. */
   readonly timeoutMs?: number;
 }
@@ -84,8 +98,9 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
     throw fault(source, line, `not valid YAML: ${syntax.message.split('\n')[0]}`);
   }
   const lineAt = (path: readonly PropertyKey[], key?: string) => lineOf(document, lines, path, key);
-  const parsed = gatewayConfigSchema.safeParse(document.toJS());
-  if (!parsed.success) throw issuesFault(source, parsed.error, lineAt);
+  const raw = document.toJS() as { policy?: unknown } | null;
+  const parsed = gatewayConfigSchema.safeParse(raw);
+  if (!parsed.success) throw issuesFault(source, policyIssues(parsed.error, raw?.policy), lineAt);
   let policyText: string | undefined;
   if (typeof parsed.data.policy === 'string') {
     const policyPath = resolveFrom(
@@ -149,10 +164,18 @@ function resolveConfig(
       {
         name,
         tools: client.tools,
+        prompts: client.prompts ?? [],
+        resources: client.resources ?? [],
+        asks: {
+          elicitation: client.elicitation ?? 'allow',
+          sampling: client.sampling ?? 'deny',
+          roots: client.roots ?? 'allow',
+        },
         ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
       },
     ]),
   );
+  checkResourceGrants(file, source, lineAt);
   if (file.stdio !== undefined && !clients.has(file.stdio)) {
     throw fault(
       source,
@@ -192,13 +215,50 @@ function resolveConfig(
       ...(http.path === undefined ? {} : { path: http.path }),
       ...(http.allowed_hosts === undefined ? {} : { allowedHosts: http.allowed_hosts }),
       ...(http.allowed_origins === undefined ? {} : { allowedOrigins: http.allowed_origins }),
+      ...(http.max_sessions_per_client === undefined
+        ? {}
+        : { maxSessionsPerClient: http.max_sessions_per_client }),
+      ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
-    ledger: isPostgresUrl(ledger) ? ledger : resolveFrom(source, ledger),
+    ledger: isPostgresUrl(ledger)
+      ? ledger
+      : `${resolveFrom(source, ledger)}${isLedgerDirectory(ledger) ? '/' : ''}`,
     durability: file.durability ?? 'batch',
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
+    newTools: file.new_tools ?? 'withhold',
   };
+}
+
+/** Each `"<prefix>:<uri glob>"` of a client's `resources` names an upstream, by its prefix or its name. */
+function checkResourceGrants(file: GatewayConfigFile, source: string, lineAt: CheckedText['lineAt']): void {
+  const keys = new Set(Object.entries(file.servers).map(([name, server]) => server.prefix ?? name));
+  for (const [name, client] of Object.entries(file.clients)) {
+    for (const [index, pattern] of (client.resources ?? []).entries()) {
+      const key = pattern.slice(0, pattern.indexOf(':'));
+      if (keys.has(key)) continue;
+      throw fault(
+        source,
+        lineAt(['clients', name, 'resources', index]),
+        `clients.${name}.resources[${index}]: no upstream has the prefix (or, without one, the name) ${JSON.stringify(key)}; begin the pattern with one of: ${[...keys].join(', ')}`,
+      );
+    }
+  }
+}
+
+/**
+ * The issues of a config with an inline policy that is not a policy document told as the policy
+ * schema's own (`policy.rules[0]: unknown key "decison"`), not zod's bare "Invalid input" of the
+ * union of a path and a document.
+ */
+function policyIssues(error: z.ZodError, policy: unknown): z.ZodError {
+  if (typeof policy !== 'object' || policy === null) return error;
+  const inline = policyDocumentSchema.safeParse(policy);
+  if (inline.success) return error;
+  const others = error.issues.filter((issue) => issue.path[0] !== 'policy');
+  const nested = inline.error.issues.map((issue) => ({ ...issue, path: ['policy', ...issue.path] }));
+  return new ZodError([...nested, ...others] as z.core.$ZodIssue[]);
 }
 
 function resolveFrom(source: string, path: string): string {

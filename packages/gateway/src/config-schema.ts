@@ -31,13 +31,31 @@ export const upstreamSchema = z
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',
   });
 
-/** One client in the gateway's YAML: its grant (glob patterns of tool names) and, over HTTP, its token. */
+/** One client in the gateway's YAML: its grants (glob patterns of tool and prompt names, resource URIs) and, over HTTP, its token. */
 export const clientSchema = z.strictObject({
   token_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+  // whether an upstream may ask this client's user (during this client's call): default elicitation
+  // and roots allow, sampling deny (it spends the client's model)
+  elicitation: z.enum(['allow', 'deny']).optional(),
+  sampling: z.enum(['allow', 'deny']).optional(),
+  roots: z.enum(['allow', 'deny']).optional(),
+  // glob patterns of prompt names (`prefix__name`, as tools)
+  prompts: names.optional(),
+  // "<prefix>:<uri glob>": the resources of the upstream with that prefix (or name) whose URI matches
+  resources: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^[a-zA-Z0-9_.-]{1,64}:.+$/,
+          'must be "<prefix>:<uri glob>", the prefix (or name) of an upstream, then a glob of URIs, e.g. "ev:demo://resource/static/**"',
+        ),
+    )
+    .optional(),
 });
 
 /** The gateway's YAML configuration file, as zod checks it. Unknown keys are refused everywhere. */
@@ -62,6 +80,9 @@ export const gatewayConfigSchema = z.strictObject({
       path: z.string().startsWith('/').optional(),
       allowed_hosts: names.optional(),
       allowed_origins: names.optional(),
+      // how many sessions one client may hold open at once, and how long one may sit idle
+      max_sessions_per_client: z.number().int().min(1).optional(),
+      session_idle_ms: z.number().int().min(1000).optional(),
     })
     .optional(),
   // a policy file's path, or the policy written inline: core's one schema for a policy document
@@ -69,6 +90,8 @@ export const gatewayConfigSchema = z.strictObject({
   ledger: nonEmpty,
   durability: z.enum(['always', 'batch', 'none']).optional(),
   approve: z.record(z.string(), nonEmpty).optional(),
+  // with a lock file beside the config: a tool no review names is withheld (default) or allowed
+  new_tools: z.enum(['withhold', 'allow']).optional(),
   timeout_ms: z.number().positive().optional(),
 });
 

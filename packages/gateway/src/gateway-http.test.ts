@@ -78,10 +78,12 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
       desktop.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } }),
     ]);
     expect(agentReads.isError).toBe(true);
-    expect(textOf(agentReads)).toMatch(/^CAPABILITY_VIOLATION: agent "agent"/);
+    expect(textOf(agentReads)).toMatch(
+      /^CAPABILITY_VIOLATION: client "agent" is not granted tool "fs__read_text_file" \(clients\.agent\.tools in .*gateway\.yaml: "ev__get-sum"\); add a pattern matching it to clients\.agent\.tools/,
+    );
     expect(textOf(agentReads)).not.toContain('hello from');
     expect(desktopSums.isError).toBe(true);
-    expect(textOf(desktopSums)).toMatch(/^CAPABILITY_VIOLATION: agent "desktop"/);
+    expect(textOf(desktopSums)).toMatch(/^CAPABILITY_VIOLATION: client "desktop"/);
   });
 
   it("refuses a request with no token, a wrong one, or another client's session id", async () => {

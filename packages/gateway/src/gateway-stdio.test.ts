@@ -153,6 +153,9 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     const refused = await client.callTool({ name: 'mine__note', arguments: { text: 'two' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/^TOOL_CHANGED: .*mine__note.*"mine"/);
+    // the refusal names the gateway's fix, not the library's
+    expect(textOf(refused)).toMatch(/toolgate-gateway approve mine__note --config \S*gateway\.yaml/);
+    expect(textOf(refused)).not.toContain('resolver.approve');
     expect(stderr()).toContain('toolgate-gateway approve mine__note');
     // the operator approves what the ledger reported; the command tells the running gateway (SIGHUP)
     const approved = execFileSync(process.execPath, [

@@ -1,21 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { stat, unlink } from 'node:fs/promises';
 import {
   type Approver,
   type CallObserver,
   type CallOptions,
   type Grant,
   messageOf,
-  patternGrant,
   type ToolDescription,
   ToolGate,
   ToolgateError,
   ToolRegistry,
   type ToolResult,
 } from '@toolgate/core';
-import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
-import { MCPResolver, type McpServerConfig, type ToolChange } from '@toolgate/mcp-client';
+import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
+import { MCPResolver, type McpServerConfig, type ReviewedTool, type ToolChange } from '@toolgate/mcp-client';
+import { CallsInFlight, passRequest } from './asking/index.js';
+import { clientGrant } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
+import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
+import { GatewayMetrics } from './ops/metrics.js';
+import { startFailure } from './start-failure.js';
+import { concerns, listView, passingOn, SessionHub } from './surface/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
 export interface GatewayOptions {
@@ -50,6 +56,12 @@ export class Gateway {
   /** The ledger: a `FileStore`, or a `PostgresStore` for a `postgres://` ledger. */
   readonly store: LedgerStore;
   readonly recorder: LedgerRecorder;
+  /** The calls under way on each upstream: whose user an upstream's own request goes to. */
+  readonly callsInFlight = new CallsInFlight();
+  /** Calls and refusals counted, and call latencies, for `/metrics`. */
+  readonly metrics = new GatewayMetrics();
+  /** The connected client sessions, told about upstream list changes, resource updates and log messages. */
+  readonly sessions: SessionHub;
   /** The one gate every call runs through; its policy is the config in force (a reload changes it). */
   readonly gate: ToolGate;
   readonly #log: (line: string) => void;
@@ -65,6 +77,7 @@ export class Gateway {
       store: LedgerStore;
       recorder: LedgerRecorder;
       log: (line: string) => void;
+      sessions: SessionHub;
     },
     options: GatewayOptions,
   ) {
@@ -72,6 +85,7 @@ export class Gateway {
     this.resolver = parts.resolver;
     this.store = parts.store;
     this.recorder = parts.recorder;
+    this.sessions = parts.sessions;
     this.registry = new ToolRegistry().setResolver(parts.resolver);
     this.#log = parts.log;
     this.#callIds = options.callIds ?? (() => randomUUID());
@@ -90,19 +104,41 @@ export class Gateway {
     const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? stderrLog;
-    let resolver: MCPResolver;
+    let reviewed: Awaited<ReturnType<typeof readLock>>;
     try {
-      resolver = await MCPResolver.connect(config.servers, {
-        recorder,
-        onChange: (change) => log(describeChange(change)),
-      });
+      reviewed = await readLock(lockPathOf(config.source));
     } catch (error) {
       await store.close();
       throw error;
     }
-    const gateway = new Gateway(config, { resolver, store, recorder, log }, options);
+    const sessions = new SessionHub();
+    let started: Gateway | undefined;
+    const answer = (server: string, request: { method: string }, signal: AbortSignal) =>
+      started === undefined
+        ? Promise.reject(new Error('the gateway is still starting; nobody can be asked yet'))
+        : passRequest(started, server, request, signal);
+    let resolver: MCPResolver;
+    try {
+      resolver = await MCPResolver.connect(passingOn(config.servers, sessions, answer), {
+        onListed: () => void sessions.listChanged('tools'),
+        ...(reviewed === undefined ? {} : { reviewed, newTools: config.newTools }),
+        recorder,
+        onChange: (change) => log(describeChange(change, config.source)),
+        approveHint: (tool) =>
+          `toolgate-gateway approve ${tool} --config ${config.source}, then reload the gateway (SIGHUP) or restart it`,
+      });
+    } catch (error) {
+      await store.close();
+      await removeIfEmpty(store); // a failed start leaves no empty ledger behind
+      throw startFailure(config, error);
+    }
+    const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
+    sessions.view = (client, kind) => listView(gateway, client, kind);
+    sessions.concerns = (client, server) => concerns(gateway, client, server);
+    started = gateway;
     try {
       gateway.#approveAll(config.approve);
+      if (reviewed === undefined) await gateway.#writeFirstLock();
       await recorder.record('gateway.started', 'gateway', {
         servers: config.servers.map((server) => server.name),
         clients: [...config.clients.keys()],
@@ -140,15 +176,16 @@ export class Gateway {
    * `ask`), then the upstream. Never throws for anything the client sends; only a failing ledger
    * makes it reject (a call is never silently unrecorded).
    */
-  callTool(
+  async callTool(
     client: string,
     tool: string,
     parameters: unknown,
     approver: Approver | undefined,
     options: CallOptions = {},
   ): Promise<ToolResult> {
-    const grant = this.#grants.get(client) ?? patternGrant(client, [], { client });
-    return this.gate.call(
+    const grant = this.#grants.get(client) ?? clientGrant(this.#config, client);
+    const started = performance.now();
+    const result = await this.gate.call(
       { tool, parameters },
       {
         ...options,
@@ -157,6 +194,13 @@ export class Gateway {
         timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
       },
     );
+    this.metrics.call(client, result, performance.now() - started);
+    return result;
+  }
+
+  /** Tells the operator something (stderr by default): an upstream that could not answer a list, say. */
+  log(line: string): void {
+    this.#log(line);
   }
 
   /** Records an event of the gateway itself (a client connected, a config reloaded). */
@@ -200,6 +244,21 @@ export class Gateway {
     }
   }
 
+  /** With no lock file yet: writes one of every tool served now (trust on first use), as a package manager does. */
+  async #writeFirstLock(): Promise<void> {
+    const path = lockPathOf(this.#config.source);
+    const tools = new Map<string, ReviewedTool>();
+    for (const name of this.resolver.servedNames()) {
+      const review = this.resolver.reviewOf(name);
+      if (review !== undefined) tools.set(name, review);
+    }
+    await writeLock(path, tools);
+    this.#log(
+      `wrote ${path} with the ${tools.size} tools served now: review it and commit it; ` +
+        'a tool that differs from it at a later start is withheld until approved',
+    );
+  }
+
   #approveAll(approve: Readonly<Record<string, string>>): void {
     for (const [tool, print] of Object.entries(approve)) {
       try {
@@ -212,6 +271,16 @@ export class Gateway {
   }
 }
 
+/** Removes a ledger file this start made and wrote nothing to (a PostgreSQL ledger is left alone). */
+async function removeIfEmpty(store: LedgerStore): Promise<void> {
+  if (!(store instanceof FileStore)) return;
+  const size = await stat(store.path).then(
+    (status) => status.size,
+    () => -1,
+  );
+  if (size === 0) await unlink(store.path).catch(() => undefined);
+}
+
 function stderrLog(line: string): void {
   process.stderr.write(`toolgate-gateway: ${line}\n`);
 }
@@ -220,19 +289,17 @@ function stderrLog(line: string): void {
 const defaultTimeoutMs = 600_000;
 
 function grantsOf(config: GatewayConfig): Map<string, Grant> {
-  return new Map(
-    [...config.clients].map(([name, client]) => [name, patternGrant(name, client.tools, { client: name })]),
-  );
+  return new Map([...config.clients.keys()].map((name) => [name, clientGrant(config, name)]));
 }
 
 function serversKey(servers: readonly McpServerConfig[]): string {
   return JSON.stringify(servers);
 }
 
-function describeChange(change: ToolChange): string {
+function describeChange(change: ToolChange, source: string): string {
   const approve =
     change.fingerprint === undefined
       ? ''
-      : `; to approve it: toolgate-gateway approve ${change.tool} --config <file>`;
+      : `; review it (toolgate-gateway review --config ${source}), then toolgate-gateway approve ${change.tool} --config ${source}`;
   return `tool "${change.tool}" on upstream "${change.server}" ${change.kind}${change.reason ? ` (${change.reason})` : ''}${approve}`;
 }

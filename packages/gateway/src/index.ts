@@ -14,6 +14,7 @@ export { replayGatewayLedger } from './replay.js';
 export { toCallToolResult } from './result.js';
 export {
   checkTokens,
+  defaultMaxSessionsPerClient,
   defaultSessionIdleMs,
   type GatewayHttpEndpoint,
   type GatewayHttpOptions,

@@ -1,6 +1,7 @@
 import { ToolgateError } from '@toolgate/core';
 import { FileStore, type LedgerEvent, type LedgerStore, readAll, readLedgerFile } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
+import { chainFiles, isLedgerDirectory, newChainFile } from './ledger-directory.js';
 
 /**
  * Where a gateway ledger is, said safely for a message: a file's path as given, or a
@@ -20,15 +21,36 @@ export function ledgerLabel(location: string): string {
 /**
  * Opens the gateway's ledger for writing: a `postgres://…?ledger=NAME` URL opens a `PostgresStore`
  * (creating its tables and the ledger when missing; `pg` is loaded now, and its absence is a clear
- * error), anything else a `FileStore` with the given durability (a PostgreSQL append is committed
- * before it returns, whatever the durability).
+ * error), a directory (ending with `/`) a new chain file of this process in it, anything else a
+ * `FileStore` with the given durability (a PostgreSQL append is committed before it returns,
+ * whatever the durability). A file another gateway writes is refused naming the directory fix.
  */
-export function openLedger(
+export async function openLedger(
   location: string,
   options: { durability: 'always' | 'batch' | 'none' },
 ): Promise<LedgerStore> {
   if (isPostgresUrl(location)) return PostgresStore.open(location);
-  return FileStore.open(location, { durability: options.durability });
+  const file = isLedgerDirectory(location) ? await newChainFile(location) : location;
+  try {
+    return await FileStore.open(file, { durability: options.durability });
+  } catch (error) {
+    if (
+      !(
+        ToolgateError.is(error) &&
+        error.code === 'LEDGER_UNAVAILABLE' &&
+        /already open for writing/.test(error.message)
+      )
+    ) {
+      throw error;
+    }
+    throw new ToolgateError(
+      'LEDGER_UNAVAILABLE',
+      `${error.message}. To run several gateways from one config (each client starting its own), ` +
+        `make the ledger a directory — ledger: ${location.replace(/\.jsonl$/, '')}/ — where each gateway ` +
+        'writes a chain of its own, or a postgres:// ledger',
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -39,6 +61,13 @@ export function openLedger(
  * carry; a failed verification is a LEDGER_CORRUPT error naming the seq.
  */
 export async function readLedger(location: string, options: { kind?: string } = {}): Promise<LedgerEvent[]> {
+  if (isLedgerDirectory(location)) {
+    // every chain verified on its own; their events together, oldest first
+    const chains = await Promise.all(
+      (await chainFiles(location)).map((file) => readAll(readLedgerFile(file, options))),
+    );
+    return chains.flat().sort((left, right) => left.at.localeCompare(right.at));
+  }
   if (!isPostgresUrl(location)) return readAll(readLedgerFile(location, options));
   const verified = await verifyPostgresLedger(location);
   if (!verified.ok) {

@@ -18,6 +18,7 @@ import {
   replayRegistry,
 } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore } from '@toolgate/ledger-postgres';
+import { isLedgerDirectory } from './ledger-directory.js';
 import { readLedger } from './ledger-open.js';
 
 /**
@@ -37,6 +38,12 @@ import { readLedger } from './ledger-open.js';
  * await replayGatewayLedger('postgres://gateway@db:5432/audit?ledger=desk', 'replayed.jsonl');
  */
 export async function replayGatewayLedger(source: string | LedgerStore, target: string): Promise<number> {
+  if (typeof source === 'string' && isLedgerDirectory(source)) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `${source} is a ledger directory (one chain per gateway process); replay one of its chain files`,
+    );
+  }
   const events = typeof source === 'string' ? await readLedger(source) : await readAll(source.read());
   const stamps = events.map((event) => new Date(event.at));
   let stamp = 0;

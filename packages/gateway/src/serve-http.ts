@@ -12,6 +12,8 @@ import {
 } from '@toolgate/mcp-server';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
+import { answerOps } from './ops/ops-routes.js';
+import { refuseSession, sessionsByClient } from './ops/session-cap.js';
 import { createSessionServer } from './session-server.js';
 
 /**
@@ -28,7 +30,15 @@ export interface GatewayHttpOptions extends Omit<HttpServeOptions, 'token'> {
    * {@link defaultSessionIdleMs}.
    */
   sessionIdleMs?: number;
+  /**
+   * How many sessions one client may hold open at once; an initialize past it is refused (429)
+   * until one closes or expires. Default {@link defaultMaxSessionsPerClient}.
+   */
+  maxSessionsPerClient?: number;
 }
+
+/** How many HTTP sessions one client may hold open at once by default. */
+export const defaultMaxSessionsPerClient = 64;
 
 /** How long an HTTP session may sit idle before the gateway closes it: 30 minutes. */
 export const defaultSessionIdleMs = 30 * 60_000;
@@ -69,6 +79,7 @@ export async function serveGatewayHttp(
   checkTokens(gateway.config, env);
   const sessions = new Map<string, Session>();
   const idleMs = options.sessionIdleMs ?? defaultSessionIdleMs;
+  const maxSessions = options.maxSessionsPerClient ?? defaultMaxSessionsPerClient;
   if (!(Number.isFinite(idleMs) && idleMs > 0)) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
@@ -91,6 +102,7 @@ export async function serveGatewayHttp(
   // no listener-wide token: the token is checked per client below (it says which client this is)
   const listener = await listenGuarded(
     async (request, response) => {
+      if (answerOps(gateway, request, response, () => sessionsByClient(sessions))) return;
       const client = clientOf(gateway, request.headers.authorization, env);
       if (client === undefined) {
         response.setHeader('WWW-Authenticate', 'Bearer');
@@ -142,6 +154,8 @@ export async function serveGatewayHttp(
           'no session: send an initialize request first (without mcp-session-id)',
         );
       }
+      const held = [...sessions.values()].filter((session) => session.client === client).length;
+      if (held >= maxSessions) return refuseSession(response, gateway, client, maxSessions);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {

@@ -4,15 +4,16 @@ import {
   type CallToolResult,
   ElicitResultSchema,
   ListToolsRequestSchema,
-  type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { callerDeadline, progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
+import { askingThrough } from './asking/index.js';
 import type { Gateway } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
+import { serveSurface, toolListFor } from './surface/index.js';
 
 /**
  * The MCP server one connected client talks to: `tools/list` offers exactly the tools its grant
@@ -23,19 +24,13 @@ import { toCallToolResult } from './result.js';
 export function createSessionServer(gateway: Gateway, client: string): Server {
   const server = new Server(
     { name: 'toolgate-gateway', version: packageVersion },
-    { capabilities: { tools: { listChanged: false } } },
+    { capabilities: { tools: { listChanged: true } } },
   );
+  const session = serveSurface(server, gateway, client);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await gateway.toolsFor(client);
-    return {
-      tools: tools.map(
-        (tool): McpTool => ({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema as McpTool['inputSchema'],
-        }),
-      ),
-    };
+    const tools = await toolListFor(gateway, client);
+    session.seen.tools = JSON.stringify(tools);
+    return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const options: CallOptions = { signal: extra.signal };
@@ -44,6 +39,15 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     // a toolgate client says how long it waits: the call (and its upstream call) ends by then
     const deadline = callerDeadline(request.params._meta);
     if (deadline !== undefined) options.deadline = deadline;
+    const upstream = gateway.resolver.serverOf(request.params.name);
+    const end =
+      upstream === undefined
+        ? () => undefined
+        : gateway.callsInFlight.begin(upstream, {
+            client,
+            capabilities: () => server.getClientCapabilities(),
+            ask: askingThrough(extra.sendRequest),
+          });
     try {
       const result = await gateway.callTool(
         client,
@@ -52,11 +56,13 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
         elicitingApprover(server, extra.sendRequest),
         options,
       );
-      return toCallToolResult(result);
+      return toCallToolResult(result, gateway.resolver.extras(request.params.name));
     } catch (error) {
       return errorResult(
         new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
       );
+    } finally {
+      end();
     }
   });
   return server;

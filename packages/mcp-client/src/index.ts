@@ -5,7 +5,7 @@
  * @module
  */
 export { defaultLimits, type ResolvedLimits, type WireLimits } from './limits.js';
-export { MCPResolver, type MCPResolverOptions } from './resolver.js';
+export { MCPResolver, type MCPResolverOptions, type ReviewedTool } from './resolver.js';
 export type {
   HttpServerConfig,
   McpServerConfig,
@@ -19,6 +19,7 @@ export {
   RemoteToolFailure,
   type ToolChange,
   type ToolChangeRecorder,
+  type ToolExtras,
   type ToolShape,
   type WithheldTool,
 } from './tools/index.js';

@@ -1,4 +1,5 @@
-import type { JsonObject } from '@toolgate/core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { JsonObject, JsonSchema } from '@toolgate/core';
 import {
   type JsonValue,
   type PolicySubject,
@@ -16,6 +17,7 @@ import { approveTool, changedToolError } from './tools/approve-tool.js';
 import { ChangeReporter } from './tools/change-reporter.js';
 import type { ToolShape } from './tools/fingerprint.js';
 import { checkMapped, mapResult } from './tools/map-result.js';
+import type { ToolExtras } from './tools/read-tool.js';
 import { subjectsFor } from './tools/subjects.js';
 import type { ToolChange, ToolChangeRecorder } from './tools/tool-change.js';
 import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
@@ -28,6 +30,33 @@ export interface MCPResolverOptions {
   onChange?: (change: ToolChange) => void;
   /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
   recorder?: ToolChangeRecorder;
+  /**
+   * How the refusal of a changed tool tells its reader to approve it, in the words of the tool
+   * they hold (the gateway: `toolgate-gateway approve NAME --config FILE`). Default: `resolver.approve(…)`.
+   */
+  approveHint?: (tool: string) => string;
+  /**
+   * Definitions reviewed before this resolver started (a gateway's lock file), by local tool name:
+   * a listed tool that differs from its review is withheld until approved, as a change is.
+   */
+  reviewed?: ReadonlyMap<string, ReviewedTool>;
+  /**
+   * What to do with a tool no review names (with `reviewed` given): `withhold` it until approved,
+   * or `allow` it (approved as first listed). Default `allow`.
+   */
+  newTools?: 'allow' | 'withhold';
+  /** Told, with the server's name, each time a server's tool list has been read and applied (first, on reconnect, on `list_changed`). */
+  onListed?: (server: string) => void;
+}
+
+/** A tool definition as an operator reviewed it: where it is served, and its text. */
+export interface ReviewedTool {
+  server: string;
+  remoteName: string;
+  /** The {@link fingerprint} of its description and input schema. */
+  fingerprint: string;
+  description: string;
+  inputSchema: JsonSchema;
 }
 
 /**
@@ -49,6 +78,7 @@ export interface MCPResolverOptions {
  * await resolver.close();
  */
 export class MCPResolver implements ToolResolver {
+  readonly #options: MCPResolverOptions;
   readonly #changes: ChangeReporter;
   readonly #connections = new Map<string, McpConnection>();
   /** Servers whose attach is under way: their names are taken, their prefixes owned. */
@@ -66,6 +96,12 @@ export class MCPResolver implements ToolResolver {
 
   constructor(options: MCPResolverOptions = {}) {
     this.#changes = new ChangeReporter(options);
+    this.#options = options;
+    for (const [name, tool] of options.reviewed ?? []) {
+      const { server, remoteName, fingerprint: print, description, inputSchema } = tool;
+      this.#approvals.set(name, { server, remoteName, print, shape: { description, inputSchema } });
+    }
+    this.#indexState.withholdNew = options.newTools === 'withhold';
   }
 
   /**
@@ -156,6 +192,30 @@ export class MCPResolver implements ToolResolver {
     return [...this.#entries].filter(([, entry]) => !entry.changed).map(([name]) => name);
   }
 
+  /** Each attached server and whether its session is open now (false while it is down or reconnecting). */
+  upstreams(): Array<{ server: string; open: boolean }> {
+    return [...this.#connections].map(([server, connection]) => ({ server, open: connection.open }));
+  }
+
+  /** A served tool as approved now (server, remote name, fingerprint, text), for a lock file; undefined while it awaits approval. */
+  reviewOf(name: string): ReviewedTool | undefined {
+    const entry = this.#entries.get(name);
+    if (entry === undefined || entry.changed) return undefined;
+    const { description, inputSchema } = entry.shape;
+    return {
+      server: entry.connection.name,
+      remoteName: entry.remoteName,
+      fingerprint: entry.print,
+      description,
+      inputSchema,
+    };
+  }
+
+  /** The name of the attached server that serves the tool `name`, or undefined. */
+  serverOf(name: string): string | undefined {
+    return this.#entries.get(name)?.connection.name;
+  }
+
   /** The pid of a stdio server's child process while its session is open. */
   pid(server: string): Promise<number | undefined> {
     return this.#connections.get(server)?.pid() ?? Promise.resolve(undefined);
@@ -191,6 +251,33 @@ export class MCPResolver implements ToolResolver {
   }
 
   /**
+   * A served tool's title, annotations, icons and output schema as its server last listed them, for
+   * a client to show (the gateway passes them on). Hints only: never approved, never read by policy.
+   */
+  extras(name: string): ToolExtras | undefined {
+    const entry = this.#entries.get(name);
+    return entry === undefined || entry.changed ? undefined : entry.extras;
+  }
+
+  /**
+   * Sends a request of an attached server's wider surface (prompts, resources, completion, logging)
+   * on its session: `send` gets the SDK client (its `getServerCapabilities()` says what the server
+   * offers) and the server's timeout. For the gateway, which grants and records each one itself;
+   * rejects with UNKNOWN_TOOL for a server not attached, else a ToolgateError naming the server.
+   */
+  async request<T>(
+    server: string,
+    during: string,
+    send: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
+    const connection = this.#connections.get(server);
+    if (connection === undefined) {
+      throw new ToolgateError('UNKNOWN_TOOL', `no MCP server named "${server}" is attached`);
+    }
+    return connection.request(during, send);
+  }
+
+  /**
    * Calls a remote tool and maps its result to a plain, capped value — or, when the result has blocks
    * beyond its JSON (images, audio, resources, several texts), to `toolResult({ output, content })`
    * with every block, in order, each checked and capped on its own. Rejects with a ToolgateError:
@@ -206,7 +293,7 @@ export class MCPResolver implements ToolResolver {
       entry = this.#entry(name); // a reconnect lists the tools again
     }
     this.#changes.throwIfFailed();
-    if (entry.changed) throw changedToolError(name, entry.connection.name);
+    if (entry.changed) throw changedToolError(name, entry.connection.name, this.#options.approveHint?.(name));
     const result = await entry.connection.call(
       entry.remoteName,
       parameters,
@@ -278,5 +365,6 @@ export class MCPResolver implements ToolResolver {
   async #index(connection: McpConnection, tools: readonly unknown[]): Promise<void> {
     const changes = indexTools(this.#indexState, connection, tools);
     for (const change of changes) await this.#changes.report(change);
+    this.#options.onListed?.(connection.name);
   }
 }

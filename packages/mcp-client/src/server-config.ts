@@ -43,6 +43,21 @@ interface ServerConfigBase {
   limits?: WireLimits;
   /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
   onLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Receives the server's `notifications/prompts/list_changed`, `notifications/resources/list_changed`
+   * and `notifications/resources/updated` (rate-limited with its other notifications), for a
+   * gateway that passes them on.
+   */
+  onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+  /**
+   * Answers the server's own requests to its client — `elicitation/create`, `sampling/createMessage`,
+   * `roots/list` — for a gateway that passes them on to a user. With it, the client declares those
+   * capabilities to the server; without it, none (the server cannot ask anything).
+   */
+  onServerRequest?: (
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>>;
 }
 
 /**

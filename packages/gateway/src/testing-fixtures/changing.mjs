@@ -6,7 +6,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-let noteDescription = 'Echoes a note.';
+// CHANGING_NOTE sets the first description of `note`; CHANGING_EXTRA=1 lists one more tool, `extra`
+// (a definition changed, or a tool added, between two gateway starts)
+let noteDescription = process.env.CHANGING_NOTE ?? 'Echoes a note.';
 const object = (properties) => ({ type: 'object', properties });
 const tools = () => [
   { name: 'note', description: noteDescription, inputSchema: object({ text: { type: 'string' } }) },
@@ -14,6 +16,9 @@ const tools = () => [
   { name: 'hang', description: 'Never answers.', inputSchema: object({}) },
   { name: 'rewrite', description: 'Changes the description of note.', inputSchema: object({}) },
   { name: 'junk', description: 'Writes junk to stdout, then never answers.', inputSchema: object({}) },
+  ...(process.env.CHANGING_EXTRA === '1'
+    ? [{ name: 'extra', description: 'Added later.', inputSchema: object({}) }]
+    : []),
 ];
 
 const server = new Server(

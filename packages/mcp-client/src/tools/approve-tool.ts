@@ -35,12 +35,15 @@ export function approveTool(options: {
   entry.changed = false;
 }
 
-/** The refusal of a call to a tool that changed since it was approved. */
-export function changedToolError(name: string, server: string): ToolgateError {
+/**
+ * The refusal of a call to a tool that changed since it was approved; `approveHint` says how to
+ * approve it in the words of the tool the reader holds (default: `resolver.approve(…)`).
+ */
+export function changedToolError(name: string, server: string, approveHint?: string): ToolgateError {
   return new ToolgateError(
     'TOOL_CHANGED',
     `tool "${name}" on MCP server "${server}" is not what was approved (its description, ` +
       'its schema or its server changed); it is refused until an operator reviews the reported change ' +
-      `and approves it (resolver.approve("${name}", change.fingerprint))`,
+      `and approves it (${approveHint ?? `resolver.approve("${name}", change.fingerprint)`})`,
   );
 }

@@ -10,6 +10,20 @@ export interface ReadableTool {
   remoteName: string;
   shape: ToolShape;
   print: string;
+  /** What the server says about the tool beyond its shape, for clients to show: never approved, never trusted. */
+  extras: ToolExtras;
+}
+
+/**
+ * A listed tool's presentation, passed on to clients as the server sent it: `title`, `annotations`
+ * (hints such as `readOnlyHint`: untrusted, never read by the gate), `icons`, `outputSchema`. Not
+ * part of the fingerprint; kept only when each has the type the MCP schema gives it.
+ */
+export interface ToolExtras {
+  title?: string;
+  annotations?: Record<string, unknown>;
+  icons?: unknown[];
+  outputSchema?: Record<string, unknown>;
 }
 
 /** A listed tool that cannot be indexed safely: what it can be reported as, and why. */
@@ -81,5 +95,20 @@ export function readTool(raw: unknown, prefix: string | undefined): ReadableTool
     return withheld(`its input schema: ${messageOf(error)}`);
   }
   const shape: ToolShape = { description, inputSchema: inputSchema as JsonSchema };
-  return { readable: true, name, remoteName, shape, print: fingerprint(shape) };
+  return { readable: true, name, remoteName, shape, print: fingerprint(shape), extras: extrasOf(tool) };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function extrasOf(tool: Record<string, unknown>): ToolExtras {
+  const extras: ToolExtras = {};
+  if (typeof tool.title === 'string' && !loneSurrogate.test(tool.title)) {
+    extras.title = promptText(tool.title, reportedNameChars);
+  }
+  if (isObject(tool.annotations)) extras.annotations = tool.annotations;
+  if (Array.isArray(tool.icons)) extras.icons = tool.icons;
+  if (isObject(tool.outputSchema) && tool.outputSchema.type === 'object')
+    extras.outputSchema = tool.outputSchema;
+  return extras;
 }

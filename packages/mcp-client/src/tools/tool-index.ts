@@ -2,7 +2,7 @@ import { promptText, remoteSchemaFallback } from '@toolgate/core/internal';
 import type { McpConnection } from '../transport/connection.js';
 import type { Approvals } from './approvals.js';
 import type { ToolShape } from './fingerprint.js';
-import { readTool } from './read-tool.js';
+import { readTool, type ToolExtras } from './read-tool.js';
 import type { ToolChange } from './tool-change.js';
 import { OverLimitTool } from './tool-list.js';
 
@@ -15,6 +15,8 @@ export interface Entry {
   print: string;
   /** Set while the listed tool is not what was approved (another shape, or another server). */
   changed: boolean;
+  /** Its title, annotations, icons and output schema as last listed (hints for clients, not approved). */
+  extras: ToolExtras;
 }
 
 /** What indexing reads and updates: the resolver's served tools, approvals and last reports. */
@@ -25,6 +27,8 @@ export interface IndexState {
   readonly notices: Map<string, Map<string, string>>;
   /** The other attached server whose prefix makes `name` its own (`fs__read` belongs to prefix `fs`). */
   prefixOwner(name: string, server: string): { server: string; prefix: string } | undefined;
+  /** When set, a name with no approval is withheld (a change to review) instead of approved as listed. */
+  withholdNew?: boolean;
 }
 
 /**
@@ -67,7 +71,7 @@ export function indexTools(
       notice({ kind: 'withheld', server, tool: name, remoteName, after, reason }, reason);
       continue;
     }
-    const { name, remoteName, shape, print } = tool;
+    const { name, remoteName, shape, print, extras } = tool;
     const base = { server, tool: name, remoteName, after: shape, fingerprint: print };
     if (listed.has(name) || twice.has(name)) {
       notice({ ...base, kind: 'withheld', reason: 'the server lists this name twice' }, 'twice');
@@ -95,7 +99,10 @@ export function indexTools(
     }
     let changed = false;
     let reason: string | undefined;
-    if (approval === undefined) {
+    if (approval === undefined && state.withholdNew) {
+      changed = true;
+      reason = 'it is new: no review names it (new_tools: withhold)';
+    } else if (approval === undefined) {
       state.approvals.set(name, { server, remoteName, print, shape });
     } else if (!ownsApproval) {
       changed = true;
@@ -116,7 +123,7 @@ export function indexTools(
         : approval?.print === print
           ? approval.shape
           : shape;
-    state.entries.set(name, { connection, remoteName, shape: kept, print, changed });
+    state.entries.set(name, { connection, remoteName, shape: kept, print, changed, extras });
     listed.add(name);
     if (!changed) {
       const fallback = remoteSchemaFallback(kept.inputSchema);

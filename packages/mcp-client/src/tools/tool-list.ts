@@ -31,7 +31,8 @@ export class OverLimitTool {
  * the server and the limit once the list has more than `maxTools` tools or more than `maxListBytes`
  * of JSON; withholds a tool whose input schema is larger than `maxSchemaBytes` or nests deeper than
  * `maxSchemaDepth`; cuts a description (and title) at `maxDescriptionChars` with a marker. Keeps of
- * each tool only what is served (name, title, description, input schema, task support), so the rest of what a
+ * each tool only what is served (name, title, description, input schema, task support, annotations, icons,
+ * output schema), so the rest of what a
  * server sends is never held.
  */
 export class ToolListCollector {
@@ -101,6 +102,12 @@ export class ToolListCollector {
     // Kept so the reader can withhold a tool that can only be called as an MCP task.
     const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
     if (taskSupport !== undefined) served.execution = { taskSupport } as McpTool['execution'];
+    // Presentation passed on to clients (hints, never trusted); an output schema past the schema limits is dropped.
+    if (tool.annotations !== undefined) served.annotations = tool.annotations;
+    if (tool.icons !== undefined) served.icons = tool.icons;
+    if (tool.outputSchema !== undefined && this.#schemaProblem(tool.outputSchema) === undefined) {
+      served.outputSchema = tool.outputSchema;
+    }
     return served;
   }
 

@@ -1,6 +1,10 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,
   LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
@@ -27,6 +31,13 @@ export type ToolsListener = (
   tools: readonly unknown[],
   withheld: readonly WithheldTool[],
 ) => void | Promise<void>;
+
+/** The notifications handed to a config's `onNotification`. */
+const passedOnNotifications = [
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+] as const;
 
 /**
  * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
@@ -129,6 +140,22 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Sends one request of the server's wider surface (prompts, resources, completion, logging)
+   * through the open session: `send` gets the SDK client and the request's timeout. Failures
+   * reject with a ToolgateError naming the server, as a call's do.
+   */
+  async request<T>(during: string, send: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    const session = this.#ready ?? (await this.#open());
+    try {
+      const result = await send(session.client, this.#timeoutMs);
+      if (session.fault !== undefined) throw new Error(session.fault);
+      return result;
+    } catch (error) {
+      throw this.#failure(session, during, error);
+    }
+  }
+
   /** Ends the session and stops the child process; later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -192,6 +219,12 @@ export class McpConnection {
     try {
       await client.connect(guarded, { timeout: this.#timeoutMs });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
+      const onNotification = this.config.onNotification;
+      if (onNotification) {
+        for (const schema of passedOnNotifications) {
+          client.setNotificationHandler(schema, (notification) => onNotification(notification));
+        }
+      }
       const onLog = this.config.onLog;
       if (onLog) {
         client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>

@@ -1,5 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedLimits } from '../limits.js';
 import { packageVersion } from '../package-version.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
@@ -36,8 +41,14 @@ export interface NewSession {
 
 const stderrTail = 2000;
 
+/** What the client declares to a server when its config answers the server's requests. */
+const askingCapabilities = { elicitation: {}, sampling: {}, roots: { listChanged: false } };
+/** The requests handed to a config's `onServerRequest`. */
+const askingRequests = [ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema] as const;
+
 /**
- * A session for `config`: its SDK client (no capabilities, output schemas not compiled), its
+ * A session for `config`: its SDK client (capabilities only for the server requests its config
+ * answers, output schemas not compiled), its
  * transport held to `limits`, the notification guard in front, the tail of a stdio child's stderr
  * kept (and passed to `onStderr`), and every fault the transport reports marking the session
  * broken and dropped.
@@ -45,8 +56,19 @@ const stderrTail = 2000;
 export function newSession(config: McpServerConfig, limits: ResolvedLimits, hooks: SessionHooks): NewSession {
   const client = new Client(
     { name: 'toolgate', version: packageVersion },
-    { capabilities: {}, jsonSchemaValidator: outputSchemasNotValidated },
+    {
+      capabilities: config.onServerRequest === undefined ? {} : askingCapabilities,
+      jsonSchemaValidator: outputSchemasNotValidated,
+    },
   );
+  const onServerRequest = config.onServerRequest;
+  if (onServerRequest) {
+    for (const schema of askingRequests) {
+      client.setRequestHandler(schema, (request, extra) =>
+        onServerRequest(request as { method: string; params?: Record<string, unknown> }, extra.signal),
+      );
+    }
+  }
   const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
   const transport = serverTransport(config, limits, (fault) => {
     session.fault ??= fault;

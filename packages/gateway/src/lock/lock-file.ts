@@ -1,0 +1,72 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { messageOf, ToolgateError } from '@toolgate/core';
+import type { ReviewedTool } from '@toolgate/mcp-client';
+import { z } from 'zod';
+
+const reviewedSchema = z.strictObject({
+  server: z.string().min(1),
+  remoteName: z.string().min(1),
+  fingerprint: z.string().startsWith('sha256:'),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+
+const lockSchema = z.strictObject({
+  version: z.literal(1),
+  tools: z.record(z.string(), reviewedSchema),
+});
+
+/** The reviewed tool definitions of a gateway, as its lock file holds them. */
+export type GatewayLock = ReadonlyMap<string, ReviewedTool>;
+
+/**
+ * The lock file beside a config: `gateway.yaml` → `gateway.lock.json`. It holds every reviewed
+ * tool definition (server, name, fingerprint, the reviewed text), is written by `approve`, and is
+ * meant to be committed like a package lock.
+ */
+export function lockPathOf(configPath: string): string {
+  const name = basename(configPath).replace(/\.(ya?ml|json)$/i, '');
+  return join(dirname(configPath), `${name}.lock.json`);
+}
+
+/** The lock file's reviews, or undefined when there is no lock file yet. A bad file is an error naming it. */
+export async function readLock(path: string): Promise<GatewayLock | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ToolgateError('INVALID_DEFINITION', `cannot read the lock file ${path}: ${messageOf(error)}`);
+  }
+  let parsed: z.output<typeof lockSchema>;
+  try {
+    parsed = lockSchema.parse(JSON.parse(text));
+  } catch (error) {
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `the lock file ${path} is not a toolgate-gateway lock (${messageOf(error).split('\n')[0]}); restore it from version control, or delete it to review every tool again`,
+    );
+  }
+  return new Map(
+    Object.entries(parsed.tools).map(([name, tool]) => [
+      name,
+      { ...tool, inputSchema: tool.inputSchema as ReviewedTool['inputSchema'] },
+    ]),
+  );
+}
+
+/** Writes a whole lock file of `tools` (the first start's, trusted on first use): a crash leaves the old file or the new one. */
+export async function writeLock(path: string, tools: GatewayLock): Promise<void> {
+  const sorted = Object.fromEntries([...tools].sort(([left], [right]) => left.localeCompare(right)));
+  const scratch = `${path}.${process.pid}.tmp`;
+  await writeFile(scratch, `${JSON.stringify({ version: 1, tools: sorted }, null, 2)}\n`);
+  await rename(scratch, path);
+}
+
+/** Writes one reviewed tool into the lock file (made when missing), whole. */
+export async function writeLockEntry(path: string, name: string, tool: ReviewedTool): Promise<void> {
+  const tools = new Map((await readLock(path)) ?? []);
+  tools.set(name, tool);
+  await writeLock(path, tools);
+}

@@ -1,0 +1,55 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway } from '../gateway.js';
+
+/**
+ * A JSON-RPC error for the client: the SDK sends an error's `code` and `message` as they are (an
+ * `McpError` would send its message with an "MCP error N:" prefix the client's SDK adds again).
+ */
+export function rpcError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
+/** MCP's error code for a resource no upstream has (the specification's "Resource not found"). */
+export const resourceNotFound = -32002;
+
+/**
+ * The JSON-RPC error for a prompt or resource outside a client's grant, naming the gateway's fix:
+ * the `clients.<name>.prompts` / `.resources` entry of the config file, and a reload.
+ */
+export function notGranted(
+  gateway: Gateway,
+  client: string,
+  kind: 'prompt' | 'resource',
+  name: string,
+): Error & { code: number } {
+  const source = gateway.config.source;
+  const known = gateway.client(client);
+  if (known === undefined) {
+    return rpcError(
+      ErrorCode.InvalidParams,
+      `"${client}" is not a client of ${source}; add it under clients:`,
+    );
+  }
+  const key = kind === 'prompt' ? 'prompts' : 'resources';
+  const patterns = kind === 'prompt' ? known.prompts : known.resources;
+  const granted =
+    patterns.length === 0 ? 'none' : patterns.map((pattern) => JSON.stringify(pattern)).join(', ');
+  const example = kind === 'prompt' ? JSON.stringify(name) : '"<prefix>:<uri glob>"';
+  return rpcError(
+    ErrorCode.InvalidParams,
+    `client "${client}" is not granted ${kind} ${JSON.stringify(name)} (clients.${client}.${key} in ${source}: ${granted}); ` +
+      `add a pattern matching it (e.g. ${example}) to clients.${client}.${key} and reload the gateway (SIGHUP)`,
+  );
+}
+
+/**
+ * The JSON-RPC error a client gets for an upstream's failure: the upstream's own code (a resource it
+ * does not have stays -32002) with the gateway's message naming the upstream; else an internal error.
+ */
+export function upstreamError(error: unknown): Error & { code: number } {
+  const unprefixed = (text: string) => text.replace(/^MCP error -?\d+: /, '');
+  if (error instanceof McpError) return rpcError(error.code, unprefixed(error.message));
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return rpcError(cause instanceof McpError ? cause.code : ErrorCode.InternalError, message);
+}
