@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { toolgateMcpPath } from '@toolgate/mcp-client';
+import { cliPath as toolgateMcpPath } from '@toolgate/mcp-server/testing';
 import { format, median, quick, report, row } from './report.js';
 
 const gatewayCli = join(

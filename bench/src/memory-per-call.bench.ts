@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { toolgateMcpPath } from '@toolgate/mcp-client';
+import { cliPath as toolgateMcpPath } from '@toolgate/mcp-server/testing';
 import { format, median, quick, report, row } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -35,9 +35,7 @@ export async function toolSetup(options: {
     };
   }
   const mcpAsked = Boolean(options.env.MCP_SERVERS?.trim()) || options.env.MCP_ORACLE !== undefined;
-  const resolver = mcpAsked
-    ? await (await import('./from-env.js')).resolverFromEnv(options.env)
-    : undefined;
+  const resolver = mcpAsked ? await (await import('./from-env.js')).resolverFromEnv(options.env) : undefined;
   if (resolver) {
     return {
       registry: new ToolRegistry().setResolver(resolver),

@@ -4,5 +4,5 @@
  *
  * @module
  */
-export { type CallInFlight, CallsInFlight } from './calls-in-flight.js';
+export { CallsInFlight } from './calls-in-flight.js';
 export { askingThrough, passRequest } from './pass-request.js';

@@ -6,10 +6,6 @@
  */
 
 export { concerns, listView, passingOn } from './passing-on.js';
-export { getPrompt, promptsFor } from './prompts.js';
-export { readResource, resourcesFor, resourceTemplatesFor } from './resources.js';
 export { serveSurface } from './serve-surface.js';
-export { type HubSession, type ListKind, SessionHub } from './session-hub.js';
-export { type SurfaceGrant, surfaceGrantOf } from './surface-grant.js';
+export { SessionHub } from './session-hub.js';
 export { toolListFor } from './tool-list.js';
-export { uriGlob } from './uri-glob.js';

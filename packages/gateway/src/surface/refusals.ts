@@ -9,9 +9,6 @@ export function rpcError(code: number, message: string): Error & { code: number 
   return Object.assign(new Error(message), { code });
 }
 
-/** MCP's error code for a resource no upstream has (the specification's "Resource not found"). */
-export const resourceNotFound = -32002;
-
 /**
  * The JSON-RPC error for a prompt or resource outside a client's grant, naming the gateway's fix:
  * the `clients.<name>.prompts` / `.resources` entry of the config file, and a reload.
