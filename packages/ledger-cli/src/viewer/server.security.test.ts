@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LedgerViewer, serveLedger } from './server.js';
 
 const file = temporaryFiles();
@@ -87,9 +87,16 @@ describe('toolgate-ledger serve: local, read-only, Host-checked', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(foreign.status).toBe(403);
-    const own = await send(viewer.url, { path: '/rows?run=' });
-    expect(own.status).toBe(200);
-    expect(JSON.parse(own.body).rows.length).toBeGreaterThan(0);
+    // the page's own origin is served; the shared follow may still be reading the ledger at first
+    const url = viewer.url;
+    await vi.waitFor(
+      async () => {
+        const own = await send(url, { path: '/rows?run=' });
+        expect(own.status).toBe(200);
+        expect(JSON.parse(own.body).rows.length).toBeGreaterThan(0);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   });
 
   it('answers only GET and HEAD: it never changes the ledger', async () => {
