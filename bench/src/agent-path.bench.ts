@@ -34,7 +34,7 @@ import { tool as agentsTool, RunContext } from '@openai/agents-core';
 import { aiSdkLoopOptions, aiSdkTools } from '@toolgate/ai-sdk';
 import { drawOmen } from '@toolgate/builtins';
 import { defineTool, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
-import { LedgerRecorder, MemoryStore } from '@toolgate/ledger';
+import { canonicalJson, LedgerRecorder, MemoryStore } from '@toolgate/ledger';
 import { agentsTools, type GatedRunOptions } from '@toolgate/openai-agents';
 import { tool as aiTool, generateText, type ModelMessage, stepCountIs, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -100,15 +100,16 @@ const viaToolgateUnrecorded = () => unrecorded.callTool('oracle', JSON.parse(tex
 
 const floor = () => body(schema.parse(JSON.parse(text)));
 
-// Every side must produce the same output before its speed means anything.
-const expected = JSON.stringify(floor());
+// Every side must produce the same output before its speed means anything (the same value: the
+// adapters hand the model its keys in canonical order, so compare canonical texts).
+const expected = canonicalJson(floor());
 const outputs = {
   'AI SDK': await viaAiSdk(),
   'Agents SDK': await viaAgentsSdk(),
   toolgate: ((await viaToolgate()) as { output?: unknown }).output,
 };
 for (const [side, output] of Object.entries(outputs)) {
-  if (JSON.stringify(output) !== expected)
+  if (canonicalJson(output) !== expected)
     throw new Error(`${side} returned ${JSON.stringify(output)}, not ${expected}`);
 }
 
@@ -206,7 +207,7 @@ const loopOutputs = {
   '@toolgate/ai-sdk + ledger': ((await viaLoopLedger()) as { output?: unknown }).output,
 };
 for (const [side, output] of Object.entries(loopOutputs)) {
-  if (JSON.stringify(output) !== expected)
+  if (canonicalJson(output) !== expected)
     throw new Error(`${side} returned ${JSON.stringify(output)}, not ${expected}`);
 }
 await compareLatency({
@@ -275,9 +276,9 @@ const agentsLoopOutputs = {
   adapter: await viaGatedLoop(),
   ledger: await viaLedgerLoop(),
 };
-const loopExpected = JSON.stringify(body(loopArguments));
+const loopExpected = canonicalJson(body(loopArguments));
 for (const [side, output] of Object.entries(agentsLoopOutputs)) {
-  if (output !== loopExpected)
+  if (typeof output !== 'string' || canonicalJson(JSON.parse(output)) !== loopExpected)
     throw new Error(`${side} loop returned ${JSON.stringify(output)}, not ${loopExpected}`);
 }
 await compareLatency({
