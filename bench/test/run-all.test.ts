@@ -27,9 +27,11 @@ const alive = (pid: number) => {
 // starts `toolgate-mcp --http`, whose stdin is not a pipe that would end it) and then hangs.
 const hangingBench = (pids: string) => `
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
-writeFileSync(${JSON.stringify(pids)}, JSON.stringify({ bench: process.pid, server: server.pid }));
+// written whole, then renamed into place: the test reads the file as soon as it exists
+writeFileSync(${JSON.stringify(`${pids}.part`)}, JSON.stringify({ bench: process.pid, server: server.pid }));
+renameSync(${JSON.stringify(`${pids}.part`)}, ${JSON.stringify(pids)});
 setInterval(() => {}, 1000);
 `;
 
