@@ -23,3 +23,8 @@ export function clientGrant(config: GatewayConfig, name: string): Grant {
       ),
   };
 }
+
+/** Every client's grant of a config, by client name. */
+export function clientGrants(config: GatewayConfig): Map<string, Grant> {
+  return new Map([...config.clients.keys()].map((name) => [name, clientGrant(config, name)]));
+}

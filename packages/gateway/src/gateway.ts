@@ -13,9 +13,10 @@ import {
   type ToolResult,
 } from '@toolgate/core';
 import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
-import { MCPResolver, type McpServerConfig, type ReviewedTool, type ToolChange } from '@toolgate/mcp-client';
+import { MCPResolver, type McpServerConfig, type ReviewedTool } from '@toolgate/mcp-client';
 import { CallsInFlight, passRequest } from './asking/index.js';
-import { clientGrant } from './client-grant.js';
+import { describeChange } from './change-notice.js';
+import { clientGrant, clientGrants } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
@@ -89,7 +90,7 @@ export class Gateway {
     this.registry = new ToolRegistry().setResolver(parts.resolver);
     this.#log = parts.log;
     this.#callIds = options.callIds ?? (() => randomUUID());
-    this.#grants = grantsOf(config);
+    this.#grants = clientGrants(config);
     this.gate = new ToolGate(this.registry, {
       policy: { decide: (request) => this.#config.policy.decide(request) },
       recorder: this.recorder,
@@ -228,7 +229,7 @@ export class Gateway {
     }
     this.#approveAll(next.approve);
     this.#config = next;
-    this.#grants = grantsOf(next);
+    this.#grants = clientGrants(next);
     await this.note('config.reloaded', { clients: [...next.clients.keys()] });
     this.#log(`reloaded ${next.source}`);
   }
@@ -288,18 +289,6 @@ function stderrLog(line: string): void {
 /** A call's budget when the config sets none: the gate's own default. */
 const defaultTimeoutMs = 600_000;
 
-function grantsOf(config: GatewayConfig): Map<string, Grant> {
-  return new Map([...config.clients.keys()].map((name) => [name, clientGrant(config, name)]));
-}
-
 function serversKey(servers: readonly McpServerConfig[]): string {
   return JSON.stringify(servers);
-}
-
-function describeChange(change: ToolChange, source: string): string {
-  const approve =
-    change.fingerprint === undefined
-      ? ''
-      : `; review it (toolgate-gateway review --config ${source}), then toolgate-gateway approve ${change.tool} --config ${source}`;
-  return `tool "${change.tool}" on upstream "${change.server}" ${change.kind}${change.reason ? ` (${change.reason})` : ''}${approve}`;
 }
