@@ -3,12 +3,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { ToolgateError } from '@toolgate/core';
 import type { ExecOptions, ExecResult } from '../environment.js';
 import { commandStdio } from './exec-descriptors.js';
-import {
-  callMarkerVariable,
-  killCallProcesses,
-  killCallProcessesSync,
-  newCallMarker,
-} from './process-sweep.js';
+import { type CallProcesses, spawnTracked } from './call-processes.js';
+import { callMarkerVariable, newCallMarker } from './process-sweep.js';
 
 /** The variables a command inherits by default; everything else (tokens, keys) is scrubbed. */
 export const defaultInheritedVariables: readonly string[] = Object.freeze([
@@ -37,8 +33,7 @@ export interface RunCommandOptions {
   /**
    * The launcher keeps every process of the command in a PID namespace that dies with it
    * (bubblewrap's `--unshare-pid --die-with-parent`): killing its process group ends them all, so
-   * `/proc` is not scanned for the call's marker, and the cost does not grow with the machine's
-   * process count. Default false.
+   * no cgroup is made and `/proc` is not scanned for the call's marker. Default false.
    */
   namespaced?: boolean;
   /** How long to wait for the output pipes to close once every process is killed. Default 1,000 ms. */
@@ -99,18 +94,18 @@ export function scrubbedEnvironment(
 }
 
 /** Calls still running, by process group: killed if this process exits before they end. */
-const running = new Map<number, string | undefined>();
+const running = new Map<number, CallProcesses | undefined>();
 let exitHookInstalled = false;
 
-/** `marker` undefined: a namespaced launcher, whose group is all there is to kill. */
-function trackRunning(groupId: number, marker: string | undefined): void {
-  running.set(groupId, marker);
+/** `processes` undefined: a namespaced launcher, whose group is all there is to kill. */
+function trackRunning(groupId: number, processes: CallProcesses | undefined): void {
+  running.set(groupId, processes);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const [group, tag] of running) {
-      if (tag === undefined) killGroup(group);
-      else killCallProcessesSync(group, tag);
+    for (const [group, call] of running) {
+      if (call === undefined) killGroup(group);
+      else call.killSync(group);
     }
   });
 }
@@ -130,25 +125,30 @@ const delay = (ms: number) =>
   });
 
 /**
- * Runs `command` with `shell -c` in a new session (its own process group), every process of it
- * tagged with a random {@link callMarkerVariable}. When the shell exits, or the timeout fires,
- * the group is killed and so is every process still carrying the tag (on Linux), so no process of
- * the call outlives it; the call then waits at most `pipeGraceMs` for the output pipes to close,
- * so a process that kept them open cannot hold the call.
+ * Runs `command` with `shell -c` in a new session (its own process group), born in a cgroup of its
+ * own where this process can make one (else every process of it tagged with a random
+ * {@link callMarkerVariable}). When the shell exits, or the timeout fires, the group is killed and
+ * so is every process still in the cgroup (or, without one, still carrying the tag, found in
+ * `/proc`), so no process of the call outlives it; the call then waits at most `pipeGraceMs` for
+ * the output pipes to close, so a process that kept them open cannot hold the call.
  */
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecResult> {
   if (options.signal?.aborted) throw cancelled(command);
   const marker = newCallMarker();
   const argv = [...(options.prefix ?? []), options.shell, '-c', command];
   const [file, ...args] = argv as [string, ...string[]];
-  let child: ReturnType<typeof spawn>;
-  try {
-    child = spawn(file, args, {
+  const start = () =>
+    spawn(file, args, {
       cwd: options.cwd,
       env: { ...options.env, [callMarkerVariable]: marker },
       detached: true,
       stdio: commandStdio(),
     });
+  let child: ReturnType<typeof spawn>;
+  let processes: CallProcesses | undefined;
+  try {
+    if (options.namespaced) child = start();
+    else ({ started: child, processes } = spawnTracked(marker, start));
   } catch (error) {
     throw commandFailed(command, error);
   }
@@ -177,7 +177,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     }),
   );
   const groupId = child.pid;
-  if (groupId !== undefined) trackRunning(groupId, options.namespaced ? undefined : marker);
+  if (groupId !== undefined) trackRunning(groupId, processes);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), options.timeoutMs);
@@ -195,8 +195,8 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   clearTimeout(timer);
   if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   try {
-    if (options.namespaced) killGroup(groupId);
-    else await killCallProcesses(groupId, marker);
+    if (processes === undefined) killGroup(groupId);
+    else await processes.kill(groupId);
     if (!closed) await Promise.race([pipesClosed, delay(options.pipeGraceMs ?? 1000)]);
   } finally {
     if (groupId !== undefined) running.delete(groupId);

@@ -1,0 +1,82 @@
+import { CallCgroup } from './call-cgroup.js';
+import { killCallProcesses, killCallProcessesSync } from './process-sweep.js';
+
+/** Everything one command started, found and killed at its end. */
+export interface CallProcesses {
+  /** How they are found: the call's cgroup, or a `/proc` scan for its marker. */
+  readonly tracking: 'cgroup' | 'scan';
+  /** Kills the process group `groupId` and every other process of the call, until none is left. */
+  kill(groupId: number | undefined): Promise<void>;
+  /** {@link CallProcesses.kill}, synchronously and in few passes, for the moment this process exits. */
+  killSync(groupId: number | undefined): void;
+}
+
+const maxRounds = 50;
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function killGroup(groupId: number | undefined): void {
+  if (groupId !== undefined) kill(-groupId);
+}
+
+class CgroupProcesses implements CallProcesses {
+  readonly tracking = 'cgroup';
+
+  constructor(readonly cgroup: CallCgroup) {}
+
+  async kill(groupId: number | undefined): Promise<void> {
+    killGroup(groupId);
+    this.cgroup.seal();
+    for (let round = 0; round < maxRounds; round++) {
+      const found = this.cgroup.members();
+      if (found.length === 0 && this.cgroup.remove()) return;
+      for (const pid of found) kill(pid);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(round * 5, 50)));
+    }
+    // A process that cannot die (uninterruptible sleep) keeps the sealed cgroup; the next process
+    // to probe the hierarchy removes it once empty.
+  }
+
+  killSync(groupId: number | undefined): void {
+    killGroup(groupId);
+    this.cgroup.seal();
+    for (let round = 0; round < 3; round++) {
+      const found = this.cgroup.members();
+      if (found.length === 0) break;
+      for (const pid of found) kill(pid);
+    }
+    this.cgroup.remove();
+  }
+}
+
+class ScannedProcesses implements CallProcesses {
+  readonly tracking = 'scan';
+
+  constructor(readonly marker: string) {}
+
+  kill(groupId: number | undefined): Promise<void> {
+    return killCallProcesses(groupId, this.marker);
+  }
+
+  killSync(groupId: number | undefined): void {
+    killCallProcessesSync(groupId, this.marker);
+  }
+}
+
+/**
+ * Runs `start` (which spawns a command whose every process carries `marker` in its environment) so
+ * that the command's processes can be found at its end: in a cgroup of their own where this process
+ * can make one (cgroup v1 `pids`; O(the call's processes)), else by scanning `/proc` for the marker
+ * (O(the machine's processes); see `process-sweep.ts`).
+ */
+export function spawnTracked<T>(marker: string, start: () => T): { started: T; processes: CallProcesses } {
+  const inside = CallCgroup.spawnInside(marker, start);
+  if (inside !== undefined) return { started: inside.started, processes: new CgroupProcesses(inside.cgroup) };
+  return { started: start(), processes: new ScannedProcesses(marker) };
+}
