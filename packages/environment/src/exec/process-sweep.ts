@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * The environment variable that tags every process a command starts, so the processes that left
- * the command's process group (`setsid`, `setpgid`) can still be found and killed. A process that
- * clears its own environment (`env -i`) drops the tag; only a PID namespace (the sandbox) closes that.
+ * The environment variable that tags every process a command starts, so that where no cgroup can be
+ * made for the call (see `call-cgroup.ts`) the processes that left the command's process group
+ * (`setsid`, `setpgid`) can still be found and killed, by this scan of every process. A process that
+ * clears its own environment (`env -i`) drops the tag; the call's cgroup, or the sandbox's PID
+ * namespace, closes that.
  */
 export const callMarkerVariable = 'TOOLGATE_CALL';
 
