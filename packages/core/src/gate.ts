@@ -83,6 +83,8 @@ export class ToolGate {
   readonly #approver: Approver | undefined;
   readonly #callIds: () => string;
   readonly #clock: () => number;
+  /** The clock is `performance.now()`: a call that has not waited since it started lends dispatch its start. */
+  readonly #clockIsPerformance: boolean;
   readonly #recording: Recording | undefined;
   readonly #replayLimits: Limits;
   readonly #observer: CallObserver | undefined;
@@ -97,7 +99,10 @@ export class ToolGate {
     this.#callIds = options.callIds ?? (() => crypto.randomUUID());
     this.timeoutMs =
       options.timeoutMs === undefined ? 600_000 : checkTimeout(options.timeoutMs, 'the gate option');
-    this.#clock = options.clock ?? (() => performance.now());
+    // the global `performance` is a getter in Node: read it once, not per call
+    const monotonic = performance;
+    this.#clock = options.clock ?? (() => monotonic.now());
+    this.#clockIsPerformance = options.clock === undefined;
     this.#recording = options.recording;
     this.#observer = options.observer;
     // recorded outputs were capped when they were recorded; errors are capped again, the same way
@@ -153,14 +158,20 @@ export class ToolGate {
       const error = parametersTooLarge(call.tool, oversized.length, this.limits.parameterChars);
       return this.#finish({ call, started, outcome: { error } });
     }
+    // nothing waited for since `started` was read: dispatch takes it as the budget's start
+    let waited = false;
     const called = recordCalled(call, run.parameters);
-    if (called instanceof Promise) await called;
+    if (called instanceof Promise) {
+      waited = true;
+      await called;
+    }
 
     let assessed: Assessed;
     let decided: Decided;
     let replayed: RecordedDecision | undefined;
     try {
       const pending = this.#assess(grant, run.tool, run.parameters);
+      waited ||= pending instanceof Promise;
       assessed = pending instanceof Promise ? await pending : pending;
       replayed = this.#recording?.decision({ callId: call.callId, request: assessed.request });
       const deciding = replayed
@@ -172,13 +183,17 @@ export class ToolGate {
             approver: options.approver ?? this.#approver,
             decision: options.decision,
           });
+      waited ||= deciding instanceof Promise;
       decided = deciding instanceof Promise ? await deciding : deciding;
     } catch (error) {
       return this.#finish({ call, started, outcome: { error } });
     }
     // a replay words its record and its refusal as the run did (see RecordedDecision)
     const recorded = recordDecided(call, decided, replayed?.reason);
-    if (recorded instanceof Promise) await recorded;
+    if (recorded instanceof Promise) {
+      waited = true;
+      await recorded;
+    }
     if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {
       const reason = decisionSentence(decided.verdict, decided.answer);
@@ -211,6 +226,7 @@ export class ToolGate {
           parameters,
         },
         deadline: options.deadline,
+        startedAt: waited || !this.#clockIsPerformance ? undefined : started,
         timeoutMs:
           options.timeoutMs ??
           (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??

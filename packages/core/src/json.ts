@@ -62,10 +62,11 @@ function jsonSizeBound(value: unknown, depth: number): number {
   }
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return -1;
-  const keys = Object.keys(value);
   let size = 2;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
+  // `for…in` allocates no array of keys (Object.keys does); an inherited key (a polluted
+  // Object.prototype) leaves the fast path
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return -1;
     const item = jsonSizeBound((value as Record<string, unknown>)[key], depth + 1);
     if (item < 0) return -1;
     size += key.length * 6 + 4 + item;

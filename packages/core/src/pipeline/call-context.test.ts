@@ -75,4 +75,41 @@ describe('the context a tool runs with', () => {
     expect(result).toMatchObject({ isError: true, error: { code: 'TIMEOUT' } });
     expect(seen?.aborted).toBe(true);
   });
+
+  it('tells a tool the deadline its budget started with, read late or early, after a wait for the recorder or none', async () => {
+    const later = () => new Promise((resolve) => setTimeout(resolve, 30));
+    const deadlines = defineTool({
+      name: 'deadlines',
+      description: 'Reads its deadline twice, a while apart.',
+      input: z.object({ wait: z.boolean().describe('wait before the first read') }),
+      run: async ({ wait }, context: ToolContext) => {
+        if (wait) await later();
+        const first = context.deadline;
+        await later();
+        return { first, second: context.deadline };
+      },
+    });
+    const slowRecorder = {
+      toolCalled: later,
+      policyDecided: () => {},
+      toolReturned: () => {},
+    };
+    for (const recorder of [undefined, slowRecorder]) {
+      const gate = new ToolGate(new ToolRegistry().register(deadlines), {
+        timeoutMs: 60_000,
+        ...(recorder ? { recorder } : {}),
+      });
+      for (const wait of [false, true]) {
+        const before = Date.now();
+        const result = await gate.forAgent({ name: 'reader', tools: ['deadlines'] }).callTool('deadlines', { wait });
+        const after = Date.now();
+        const { first, second } = (result as { output: { first: number; second: number } }).output;
+        expect(first).toBe(second);
+        expect(Number.isInteger(first)).toBe(true);
+        // the budget started when the tool was dispatched (to the ms): after the recorder's wait, before the reads
+        expect(first).toBeGreaterThanOrEqual(before + 60_000 + (recorder ? 25 : 0) - 1);
+        expect(first).toBeLessThanOrEqual(after + 60_000 - (wait ? 55 : 25));
+      }
+    }
+  });
 });

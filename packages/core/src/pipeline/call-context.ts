@@ -11,10 +11,20 @@ export interface CallContextOptions {
   tool: string;
   callId: string;
   agent: string;
-  deadline: number;
+  /**
+   * When the budget ends (ms since the epoch), or how to tell when first read: the budget and the
+   * `performance.now()` at which it started (no clock is read until a tool asks).
+   */
+  deadline: number | PendingDeadline;
   onProgress: CallOptions['onProgress'] | undefined;
   /** How the running tool asks policy: given, or made (once, when the tool first asks) from these options. */
   authority: CallAuthority | CallAuthorityOptions | undefined;
+}
+
+/** A budget that started at `startedAt` (`performance.now()`) and lasts `timeoutMs`. */
+export interface PendingDeadline {
+  readonly startedAt: number;
+  readonly timeoutMs: number;
 }
 
 /**
@@ -26,7 +36,7 @@ export interface CallContextOptions {
 export class CallContext implements ToolContext {
   readonly callId: string;
   readonly agent: string;
-  readonly deadline: number;
+  #deadline: number | PendingDeadline;
   readonly #tool: string;
   readonly #onProgress: CallOptions['onProgress'] | undefined;
   #authority: CallAuthority | CallAuthorityOptions | undefined;
@@ -37,10 +47,20 @@ export class CallContext implements ToolContext {
   constructor(options: CallContextOptions) {
     this.callId = options.callId;
     this.agent = options.agent;
-    this.deadline = options.deadline;
+    this.#deadline = options.deadline;
     this.#tool = options.tool;
     this.#onProgress = options.onProgress;
     this.#authority = options.authority;
+  }
+
+  get deadline(): number {
+    const deadline = this.#deadline;
+    if (typeof deadline === 'number') return deadline;
+    // the epoch time the budget started at (to the ms, as Date.now() would have said then), plus
+    // the budget: read once, the first time it is asked
+    const fixed = Math.round(Date.now() - (performance.now() - deadline.startedAt)) + deadline.timeoutMs;
+    this.#deadline = fixed;
+    return fixed;
   }
 
   get signal(): AbortSignal {

@@ -3,7 +3,7 @@ import { afterBudget } from '../deadlines.js';
 import { messageOf, ToolgateError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { CallAuthority, CallAuthorityOptions } from './authorize.js';
-import { CallContext } from './call-context.js';
+import { CallContext, type PendingDeadline } from './call-context.js';
 import type { ResolvedTool } from './resolve.js';
 
 /** One call as {@link dispatch} runs it: who made it, under which id, with what budget. */
@@ -14,6 +14,12 @@ export interface DispatchedCall {
   timeoutMs: number;
   /** The caller's deadline, in ms since the epoch (`Date.now()`), when it has one: the budget ends there at the latest. */
   deadline?: number | undefined;
+  /**
+   * The `performance.now()` at which the call's budget starts, when the caller has just read it (no
+   * wait since): then no clock is read here, and the context's `deadline` is told from it when a
+   * tool first asks. Default: the clock is read here.
+   */
+  startedAt?: number | undefined;
   signal: AbortSignal | undefined;
   onProgress: CallOptions['onProgress'] | undefined;
   /**
@@ -91,13 +97,14 @@ export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: D
 }
 
 /** The budget in ms and the deadline it ends at: the sooner of the call's budget and the caller's deadline. */
-function budgetOf(call: DispatchedCall): { timeoutMs: number; deadline: number } {
+function budgetOf(call: DispatchedCall): { timeoutMs: number; deadline: number | PendingDeadline } {
   const { timeoutMs, deadline } = call;
   if (deadline === undefined || !Number.isFinite(deadline)) {
-    return {
-      timeoutMs,
-      deadline: timeoutMs < Number.POSITIVE_INFINITY ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY,
-    };
+    if (!(timeoutMs < Number.POSITIVE_INFINITY)) return { timeoutMs, deadline: Number.POSITIVE_INFINITY };
+    // a clock read costs as much as the rest of a small call on some hosts: put off till asked
+    const { startedAt } = call;
+    if (startedAt !== undefined) return { timeoutMs, deadline: { startedAt, timeoutMs } };
+    return { timeoutMs, deadline: Date.now() + timeoutMs };
   }
   const now = Date.now();
   const remaining = Math.max(1, deadline - now);
