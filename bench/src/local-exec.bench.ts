@@ -18,7 +18,7 @@ const environment = new LocalEnvironment({ root });
 const idleCount = Number(process.env.BENCH_IDLE_PROCESSES ?? 1000);
 /** Seen from inside a command: is it in a call cgroup (`toolgate-call-…`), or tracked by the scan? */
 const tracking = (await environment.exec('cat /proc/self/cgroup')).stdout.includes('/toolgate-call-')
-  ? 'the call\'s cgroup'
+  ? "the call's cgroup"
   : 'a /proc scan (no writable cgroup v1 pids hierarchy here)';
 
 function bare(): Promise<void> {

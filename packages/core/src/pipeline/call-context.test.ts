@@ -101,7 +101,9 @@ describe('the context a tool runs with', () => {
       });
       for (const wait of [false, true]) {
         const before = Date.now();
-        const result = await gate.forAgent({ name: 'reader', tools: ['deadlines'] }).callTool('deadlines', { wait });
+        const result = await gate
+          .forAgent({ name: 'reader', tools: ['deadlines'] })
+          .callTool('deadlines', { wait });
         const after = Date.now();
         const { first, second } = (result as { output: { first: number; second: number } }).output;
         expect(first).toBe(second);

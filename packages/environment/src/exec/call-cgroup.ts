@@ -1,11 +1,4 @@
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmdirSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -40,13 +33,14 @@ function pidsMount(mountinfo: string): { root: string; point: string } | undefin
     const fields = before.split(' ');
     const root = fields[3];
     const point = fields[4];
-    if (root !== undefined && point !== undefined) return { root: unescape(root), point: unescape(point) };
+    if (root !== undefined && point !== undefined)
+      return { root: unescapeMountField(root), point: unescapeMountField(point) };
   }
   return undefined;
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
-function unescape(field: string): string {
+function unescapeMountField(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 8)));
 }
 
@@ -58,7 +52,8 @@ function probe(): PidsHierarchy | null {
   const line = membership.split('\n').find((entry) => entry.split(':')[1]?.split(',').includes('pids'));
   const path = line?.slice(line.indexOf(':', line.indexOf(':') + 1) + 1);
   if (mount === undefined || path === undefined) return null;
-  const relative = mount.root === '/' ? path : path.startsWith(`${mount.root}/`) ? path.slice(mount.root.length) : undefined;
+  const relative =
+    mount.root === '/' ? path : path.startsWith(`${mount.root}/`) ? path.slice(mount.root.length) : undefined;
   if (relative === undefined && path !== mount.root) return null; // our cgroup is outside what is mounted
   let thread: string;
   try {

@@ -37,7 +37,7 @@ function alive(pid: number): boolean {
 const waitFor = (file: string) => `while [ ! -s ${file} ]; do sleep 0.05; done`;
 
 /** Leaves the session, double-forks (its parent exits, so it is nobody's child) and clears its environment. */
-const escape = (file: string) =>
+const escapee = (file: string) =>
   `setsid env -i /bin/sh -c '( /bin/sh -c "echo \\$\\$ > ${file}; exec sleep 300" & ); exit 0' & ${waitFor(file)}`;
 
 function pidIn(file: string): number {
@@ -74,7 +74,9 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
 
   it('kills a descendant that left the session, double-forked and cleared its environment', async () => {
     const before = pidsLine();
-    const result = await new LocalEnvironment({ root: world.root }).exec(`${escape('gone.pid')}; echo started`);
+    const result = await new LocalEnvironment({ root: world.root }).exec(
+      `${escapee('gone.pid')}; echo started`,
+    );
     expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'started\n' });
     const pid = pidIn('gone.pid');
     try {
@@ -89,7 +91,7 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
 
   it('kills such a descendant at the timeout', async () => {
     const result = await new LocalEnvironment({ root: world.root }).exec(
-      `${escape('late.pid')}; echo started; sleep 300`,
+      `${escapee('late.pid')}; echo started; sleep 300`,
       { timeoutMs: 3000 },
     );
     expect(result).toMatchObject({ timedOut: true, stdout: 'started\n' });
@@ -111,11 +113,11 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
       const worker = new Worker(${JSON.stringify(`(async () => {
         const { LocalEnvironment } = await import(${JSON.stringify(entry)});
         const environment = new LocalEnvironment({ root: ${JSON.stringify(world.root)} });
-        await environment.exec(${JSON.stringify(`${escape('worker.pid')}; echo started`)});
+        await environment.exec(${JSON.stringify(`${escapee('worker.pid')}; echo started`)});
       })()`)}, { eval: true });
       await new Promise((resolve, reject) => { worker.once('exit', resolve); worker.once('error', reject); });
       const { LocalEnvironment } = await import(${JSON.stringify(entry)});
-      void new LocalEnvironment({ root: ${JSON.stringify(world.root)} }).exec(${JSON.stringify(`${escape('orphan.pid')}; sleep 300`)});
+      void new LocalEnvironment({ root: ${JSON.stringify(world.root)} }).exec(${JSON.stringify(`${escapee('orphan.pid')}; sleep 300`)});
       const poll = setInterval(() => {
         if (existsSync('orphan.pid')) { clearInterval(poll); process.exit(0); }
       }, 20);`;

@@ -107,7 +107,9 @@ describe('LocalEnvironment exec faults', () => {
     const started = Date.now();
     setCallCgroups('scan');
     const result = await environment
-      .exec(`setsid env -i sh -c 'echo $$ > cleared.pid; exec sleep 300' & ${waitFor('cleared.pid')}; echo started`)
+      .exec(
+        `setsid env -i sh -c 'echo $$ > cleared.pid; exec sleep 300' & ${waitFor('cleared.pid')}; echo started`,
+      )
       .finally(() => setCallCgroups('auto'));
     const pid = pidIn('cleared.pid');
     try {

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolgateError } from '@toolgate/core';
 import type { ExecOptions, ExecResult } from '../environment.js';
-import { commandStdio } from './exec-descriptors.js';
 import { type CallProcesses, spawnTracked } from './call-processes.js';
+import { commandStdio } from './exec-descriptors.js';
 import { callMarkerVariable, newCallMarker } from './process-sweep.js';
 
 /** The variables a command inherits by default; everything else (tokens, keys) is scrubbed. */
