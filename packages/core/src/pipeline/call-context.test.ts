@@ -77,7 +77,7 @@ describe('the context a tool runs with', () => {
   });
 
   it('tells a tool the deadline its budget started with, read late or early, after a wait for the recorder or none', async () => {
-    const later = () => new Promise((resolve) => setTimeout(resolve, 30));
+    const later = () => new Promise<void>((resolve) => setTimeout(resolve, 30));
     const deadlines = defineTool({
       name: 'deadlines',
       description: 'Reads its deadline twice, a while apart.',
@@ -105,7 +105,7 @@ describe('the context a tool runs with', () => {
           .forAgent({ name: 'reader', tools: ['deadlines'] })
           .callTool('deadlines', { wait });
         const after = Date.now();
-        const { first, second } = (result as { output: { first: number; second: number } }).output;
+        const { first, second } = (result as unknown as { output: { first: number; second: number } }).output;
         expect(first).toBe(second);
         expect(Number.isInteger(first)).toBe(true);
         // the budget started when the tool was dispatched (to the ms): after the recorder's wait, before the reads
