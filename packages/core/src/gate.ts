@@ -177,7 +177,7 @@ export class ToolGate {
       return this.#finish({ call, started, outcome: { error } });
     }
     // a replay words its record and its refusal as the run did (see RecordedDecision)
-    const recorded = recordDecided(call, decided, replayed?.reason);
+    const recorded = recordDecided(call, decided, assessed.request, replayed?.reason);
     if (recorded instanceof Promise) await recorded;
     if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {
@@ -209,6 +209,8 @@ export class ToolGate {
           agent: call.agent,
           tool: call.tool,
           parameters,
+          client: assessed.request.client,
+          agentPath: assessed.request.agentPath,
         },
         deadline: options.deadline,
         timeoutMs:

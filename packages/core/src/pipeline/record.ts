@@ -9,6 +9,7 @@ import {
   type ToolErrorData,
   type ToolReturnedRecord,
 } from '../recorder.js';
+import type { PolicyRequest } from '../policy.js';
 import { type Decided, decisionSentence } from './decide.js';
 
 /** One call as the record station sees it: where its records go, and what names it. */
@@ -31,8 +32,16 @@ export function recordCalled(call: RecordedCall, parameters: unknown): void | Pr
   return call.recorder.toolCalled(record);
 }
 
-/** The record station's second record: policy's verdict and the answer to an `ask`, as data. */
-export function recordDecided(call: RecordedCall, decided: Decided, sentence?: string): void | Promise<void> {
+/**
+ * The record station's second record: policy's verdict and the answer to an `ask`, as data, with
+ * what the verdict judged (the request's subject, client and agent path), so it can be judged again.
+ */
+export function recordDecided(
+  call: RecordedCall,
+  decided: Decided,
+  judged: PolicyRequest,
+  sentence?: string,
+): void | Promise<void> {
   if (call.recorder === noopRecorder) return;
   const { verdict, answer } = decided;
   const record: PolicyDecidedRecord = {
@@ -43,7 +52,10 @@ export function recordDecided(call: RecordedCall, decided: Decided, sentence?: s
     verdict,
     ...(answer === undefined ? {} : { answer }),
     reason: sentence ?? decisionSentence(verdict, answer),
+    subject: judged.subject ?? null,
   };
+  if (judged.client !== undefined) record.client = judged.client;
+  if (judged.agentPath !== undefined) record.agentPath = judged.agentPath;
   return call.recorder.policyDecided(record);
 }
 
