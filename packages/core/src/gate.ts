@@ -28,6 +28,7 @@ import {
   type Ending,
   type RecordedCall,
   recordCalled,
+  judgedOf,
   recordDecided,
   recordReturned,
 } from './pipeline/record.js';
@@ -177,7 +178,8 @@ export class ToolGate {
       return this.#finish({ call, started, outcome: { error } });
     }
     // a replay words its record and its refusal as the run did (see RecordedDecision)
-    const recorded = recordDecided(call, decided, assessed.request, replayed?.reason);
+    const judged = replayed?.judged ?? judgedOf(assessed.request);
+    const recorded = recordDecided(call, decided, judged, replayed?.reason);
     if (recorded instanceof Promise) await recorded;
     if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {

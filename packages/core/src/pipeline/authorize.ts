@@ -5,7 +5,7 @@ import type { Policy, PolicyRequest, PolicySubject, PolicyVerdict } from '../pol
 import { describeResource, resourcesOf } from '../policy-rules.js';
 import type { Recorder } from '../recorder.js';
 import { decide, decisionSentence } from './decide.js';
-import { recordDecided } from './record.js';
+import { judgedOf, recordDecided } from './record.js';
 
 /** The part of a {@link ToolContext} through which a running tool asks policy (see `authorize`, `judge`). */
 export type CallAuthority = Pick<ToolContext, 'authorize' | 'judge'>;
@@ -58,7 +58,7 @@ export function callAuthority(options: CallAuthorityOptions): CallAuthority {
       const judged = policy.decide(request);
       const verdict: PolicyVerdict = { ...judged, reason: `${foundDuringTheCall(subject)}${judged.reason}` };
       const decided = await decide({ policy: { decide: () => verdict }, request, callId, approver });
-      await recordDecided({ recorder, callId, agent, tool }, decided, request);
+      await recordDecided({ recorder, callId, agent, tool }, decided, judgedOf(request));
       const rule = verdict.rule === undefined ? {} : { rule: verdict.rule };
       const reason = decisionSentence(verdict, decided.answer);
       return { allowed: decided.allowed, verdict: verdict.decision, reason, ...rule };

@@ -32,14 +32,25 @@ export function recordCalled(call: RecordedCall, parameters: unknown): void | Pr
   return call.recorder.toolCalled(record);
 }
 
+/** What a `policy.decided` record says its verdict judged: the subject (`null`: unknown), client, agent path. */
+export type Judged = Pick<PolicyDecidedRecord, 'subject' | 'client' | 'agentPath'>;
+
+/** What policy judged of `request`, as a record holds it. */
+export function judgedOf(request: PolicyRequest): Judged {
+  const judged: Judged = { subject: request.subject ?? null };
+  if (request.client !== undefined) judged.client = request.client;
+  if (request.agentPath !== undefined) judged.agentPath = request.agentPath;
+  return judged;
+}
+
 /**
  * The record station's second record: policy's verdict and the answer to an `ask`, as data, with
- * what the verdict judged (the request's subject, client and agent path), so it can be judged again.
+ * what the verdict judged ({@link judgedOf} the request), so the ledger can be judged again.
  */
 export function recordDecided(
   call: RecordedCall,
   decided: Decided,
-  judged: PolicyRequest,
+  judged: Judged,
   sentence?: string,
 ): void | Promise<void> {
   if (call.recorder === noopRecorder) return;
@@ -52,10 +63,8 @@ export function recordDecided(
     verdict,
     ...(answer === undefined ? {} : { answer }),
     reason: sentence ?? decisionSentence(verdict, answer),
-    subject: judged.subject ?? null,
+    ...judged,
   };
-  if (judged.client !== undefined) record.client = judged.client;
-  if (judged.agentPath !== undefined) record.agentPath = judged.agentPath;
   return call.recorder.policyDecided(record);
 }
 
