@@ -43,8 +43,13 @@ describe("a backtest of the demo's ledger", () => {
     expect(result.groups).toEqual([{ kind: 'new ask', layer: 'stricter', rule: 0, seqs: teller }]);
 
     // another agent's rule changes none of them
-    await writeFile(policy, 'default: allow\nrules:\n  - { tools: [oracle], agents: [trespasser], decision: deny }\n');
-    const other = JSON.parse((await backtest(ledger, '--policy', policy, '--json')).out) as { changes: unknown[] };
+    await writeFile(
+      policy,
+      'default: allow\nrules:\n  - { tools: [oracle], agents: [trespasser], decision: deny }\n',
+    );
+    const other = JSON.parse((await backtest(ledger, '--policy', policy, '--json')).out) as {
+      changes: unknown[];
+    };
     expect(other.changes).toEqual([]);
   });
 });

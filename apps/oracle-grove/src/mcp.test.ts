@@ -32,7 +32,7 @@ describe('oracle-grove over MCP', () => {
   it('takes the server from MCP_SERVERS, parsed with shell quoting', async () => {
     const dir = await scratchDir();
     const script = toolgateMcpPath();
-    const local = await runDemo({ env: {}, ledger: join(dir, 'local.jsonl'), turns: 2 });
+    await runDemo({ env: {}, ledger: join(dir, 'local.jsonl'), turns: 2 });
     const remote = await runDemo({
       env: { MCP_SERVERS: `'${process.execPath}' '${script}' --tools oracle`, MCP_ORACLE: '0' },
       ledger: join(dir, 'mcp.jsonl'),

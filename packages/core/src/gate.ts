@@ -26,9 +26,9 @@ import {
 } from './pipeline/parameter-bound.js';
 import {
   type Ending,
+  judgedOf,
   type RecordedCall,
   recordCalled,
-  judgedOf,
   recordDecided,
   recordReturned,
 } from './pipeline/record.js';

@@ -33,16 +33,24 @@ policy:
 `,
     );
     gateway = await Gateway.start(await loadConfig(path));
-    expect(await gateway.callTool('ci', 'mine__note', { text: 'a' }, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool('ci', 'mine__note', { text: 'a' }, undefined)).toMatchObject({
+      isError: false,
+    });
     expect(await gateway.callTool('ci', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
-    expect(await gateway.callTool('desktop', 'mine__note', { text: 'b' }, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool('desktop', 'mine__note', { text: 'b' }, undefined)).toMatchObject({
+      isError: false,
+    });
     await gateway.close();
     gateway = undefined;
 
     const events: LedgerEvent[] = [];
     for await (const event of readLedgerFile(ledger)) events.push(event);
     const decided = events.filter((event) => event.kind === 'policy.decided');
-    expect(decided.map((event) => (event.payload as { client?: string }).client)).toEqual(['ci', 'ci', 'desktop']);
+    expect(decided.map((event) => (event.payload as { client?: string }).client)).toEqual([
+      'ci',
+      'ci',
+      'desktop',
+    ]);
     const stricter = parsePolicyText(
       'default: allow\nrules:\n  - { clients: [ci], tools: [mine__note], decision: deny, reason: ci only reads }\n',
       'stricter.yaml',

@@ -16,8 +16,14 @@ function write(name: string, text: string): string {
 
 describe('loadPolicyFiles', () => {
   it('layers files most authoritative first: a project allow under a managed deny stays denied', () => {
-    const managed = write('managed.yaml', 'rules:\n  - { tools: [shell], commands: ["curl *"], decision: deny }\n');
-    const project = write('project.yaml', 'default: allow\nrules:\n  - { tools: [shell], decision: allow }\n');
+    const managed = write(
+      'managed.yaml',
+      'rules:\n  - { tools: [shell], commands: ["curl *"], decision: deny }\n',
+    );
+    const project = write(
+      'project.yaml',
+      'default: allow\nrules:\n  - { tools: [shell], decision: allow }\n',
+    );
     const { policy, layers } = loadPolicyFiles([managed, project]);
     expect(layers.map((layer) => [layer.name, layer.start, layer.rules])).toEqual([
       ['managed', 0, 1],
@@ -25,13 +31,19 @@ describe('loadPolicyFiles', () => {
     ]);
     const curl = { agent: 'a', tool: 'shell', parameters: {}, subject: { commands: [['curl', 'x']] } };
     expect(policy.decide(curl)).toMatchObject({ decision: 'deny', layer: 'managed', rule: 0 });
-    expect(policy.decide({ ...curl, subject: { commands: [['ls']] } })).toMatchObject({ decision: 'allow', layer: 'project' });
+    expect(policy.decide({ ...curl, subject: { commands: [['ls']] } })).toMatchObject({
+      decision: 'allow',
+      layer: 'project',
+    });
   });
 
   it('names a layer NAME=PATH, and refuses two layers that would share a name', () => {
     const first = write('a/policy.yaml', 'rules: []\n');
     const second = write('b/policy.yaml', 'rules: []\n');
-    expect(loadPolicyFiles([`org=${first}`, second]).layers.map((layer) => layer.name)).toEqual(['org', 'policy']);
+    expect(loadPolicyFiles([`org=${first}`, second]).layers.map((layer) => layer.name)).toEqual([
+      'org',
+      'policy',
+    ]);
     expect(() => loadPolicyFiles([first, second])).toThrow(
       `the policy files ${first} and ${second} would both be layer "policy": name one of them with NAME=PATH`,
     );

@@ -1,6 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { layeredPolicy, type PolicyLayer, parsePolicyText, type RulePolicy, ToolgateError } from '@toolgate/core';
+import {
+  layeredPolicy,
+  type PolicyLayer,
+  parsePolicyText,
+  type RulePolicy,
+  ToolgateError,
+} from '@toolgate/core';
 
 /** One layer as read from a file: its name and the file it came from. */
 export interface PolicyFileLayer {
@@ -33,7 +39,10 @@ const policyExtensions = new Set(['.yaml', '.yml', '.json']);
  */
 export function loadPolicyFiles(paths: readonly string[]): PolicyFiles {
   if (paths.length === 0)
-    throw new ToolgateError('INVALID_DEFINITION', 'no policy file given: name at least one file or directory');
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      'no policy file given: name at least one file or directory',
+    );
   const found: { name: string; file: string; policy: RulePolicy }[] = [];
   for (const given of paths) {
     const named = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(given);
@@ -53,7 +62,11 @@ export function loadPolicyFiles(paths: readonly string[]): PolicyFiles {
         found.push({ name: `${prefix}/${withoutExtension(file)}`, file: inner, policy: read(inner) });
       }
     } else {
-      found.push({ name: named ? named[1]! : withoutExtension(basename(path)), file: path, policy: read(path) });
+      found.push({
+        name: named ? named[1]! : withoutExtension(basename(path)),
+        file: path,
+        policy: read(path),
+      });
     }
   }
   const seen = new Map<string, string>();

@@ -30,7 +30,10 @@ const conditions = ['agents', 'clients', 'where', 'paths', 'commands', 'hosts'] 
  * @example
  * for (const finding of lintPolicy(loadPolicyFiles(['policy.yaml']).policy)) console.log(finding.message);
  */
-export function lintPolicy(policy: RulePolicy, place: (index: number) => { rule: number; layer?: string } = (rule) => ({ rule })): LintFinding[] {
+export function lintPolicy(
+  policy: RulePolicy,
+  place: (index: number) => { rule: number; layer?: string } = (rule) => ({ rule }),
+): LintFinding[] {
   const rules = policy.document.rules;
   const findings: LintFinding[] = [];
   for (const [index, rule] of rules.entries()) {

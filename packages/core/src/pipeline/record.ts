@@ -1,6 +1,7 @@
 import type { ContentPart } from '../content.js';
 import { messageOf } from '../errors.js';
 import { type JsonValue, toJsonValue } from '../json.js';
+import type { PolicyRequest } from '../policy.js';
 import {
   noopRecorder,
   type PolicyDecidedRecord,
@@ -9,7 +10,6 @@ import {
   type ToolErrorData,
   type ToolReturnedRecord,
 } from '../recorder.js';
-import type { PolicyRequest } from '../policy.js';
 import { type Decided, decisionSentence } from './decide.js';
 
 /** One call as the record station sees it: where its records go, and what names it. */

@@ -94,7 +94,10 @@ describe('toolgate-ledger backtest', () => {
   });
 
   it('refuses usage it cannot follow, naming what is missing', async () => {
-    expect(await run('backtest', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('"backtest" needs --policy FILE') });
+    expect(await run('backtest', 'x.jsonl')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('"backtest" needs --policy FILE'),
+    });
     const missing = await run('backtest', await recorded(), '--policy', file('nowhere.yaml'));
     expect(missing).toMatchObject({ code: 3, err: expect.stringContaining('cannot read the policy file') });
   });

@@ -48,7 +48,8 @@ export async function backtestCommand(argv: readonly string[], io: CliIo): Promi
     const [ledger, ...extra] = positionals;
     if (!ledger) throw new UsageProblem('"backtest" needs a LEDGER');
     if (extra.length > 0) throw new UsageProblem(`unexpected arguments: ${extra.join(' ')}`);
-    if (!values.policy?.length) throw new UsageProblem('"backtest" needs --policy FILE, the policy to judge by');
+    if (!values.policy?.length)
+      throw new UsageProblem('"backtest" needs --policy FILE, the policy to judge by');
     let loaded: PolicyFiles;
     try {
       loaded = loadPolicyFiles(values.policy);
@@ -102,6 +103,8 @@ function described(shown: string, result: BacktestResult): string {
     }
   }
   for (const skipped of result.unjudged)
-    lines.push(`not judged: seq ${skipped.seq} (call ${shownWord(skipped.callId)}, tool ${shownWord(skipped.tool)}): ${skipped.reason}`);
+    lines.push(
+      `not judged: seq ${skipped.seq} (call ${shownWord(skipped.callId)}, tool ${shownWord(skipped.tool)}): ${skipped.reason}`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -102,7 +102,9 @@ describe('backtestDecisions', () => {
       { name: 'project', policy: lived },
     ]);
     const result = await backtestDecisions(each(await recorded()), { policy });
-    expect(result.groups).toEqual([{ kind: 'allowed → denied', layer: 'managed', rule: 0, seqs: [expect.any(Number)] }]);
+    expect(result.groups).toEqual([
+      { kind: 'allowed → denied', layer: 'managed', rule: 0, seqs: [expect.any(Number)] },
+    ]);
   });
 
   it('does not guess what a record without a subject touched: it lists it as unjudged', async () => {

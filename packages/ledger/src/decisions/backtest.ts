@@ -83,12 +83,18 @@ export async function backtestDecisions(
   const parameters = new Map<string, JsonObject>();
   const changes: BacktestChange[] = [];
   const unjudged: BacktestUnjudged[] = [];
-  const groups = new Map<string, { kind: BacktestChangeKind; rule?: number; layer?: string; seqs: number[] }>();
+  const groups = new Map<
+    string,
+    { kind: BacktestChangeKind; rule?: number; layer?: string; seqs: number[] }
+  >();
   let judged = 0;
   const needs = new Map<string, boolean>();
   const needsSubject = (tool: string): boolean => {
     let found = needs.get(tool);
-    if (found === undefined) needs.set(tool, (found = document === undefined || dependsOnSubject(document, tool)));
+    if (found === undefined) {
+      found = document === undefined || dependsOnSubject(document, tool);
+      needs.set(tool, found);
+    }
     return found;
   };
   for await (const event of events) {
@@ -144,7 +150,11 @@ export async function backtestDecisions(
   return { judged, unchanged: judged - changes.length, changes, groups: [...groups.values()], unjudged };
 }
 
-function changeOf(verdict: Decision, outcome: 'allow' | 'deny', now: Decision): BacktestChangeKind | undefined {
+function changeOf(
+  verdict: Decision,
+  outcome: 'allow' | 'deny',
+  now: Decision,
+): BacktestChangeKind | undefined {
   if (now === 'ask') return verdict === 'ask' ? undefined : 'new ask';
   if (now === 'deny' && outcome === 'allow') return 'allowed → denied';
   if (now === 'allow' && outcome === 'deny') return 'denied → allowed';

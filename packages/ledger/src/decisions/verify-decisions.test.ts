@@ -165,7 +165,11 @@ describe('verify --decisions', () => {
     });
     const result = await verifyDecisions(each(moved));
     expect(result.faults).toEqual([
-      expect.objectContaining({ seq: decided[1]!.seq, recorded: 'deny (rule 1)', replayed: 'allow (rule 0)' }),
+      expect.objectContaining({
+        seq: decided[1]!.seq,
+        recorded: 'deny (rule 1)',
+        replayed: 'allow (rule 0)',
+      }),
     ]);
   });
 

@@ -148,7 +148,11 @@ function judge(
  * The request a `policy.decided` record judged: its agent, tool, the recorded call's parameters, and
  * what the record holds of the subject (`null`: unknown when it was judged), client and agent path.
  */
-export function judgedRequest(event: LedgerEvent, payload: JsonObject, parameters: JsonObject): PolicyRequest {
+export function judgedRequest(
+  event: LedgerEvent,
+  payload: JsonObject,
+  parameters: JsonObject,
+): PolicyRequest {
   const request: PolicyRequest = { agent: event.actor, tool: String(payload.tool), parameters };
   const subject = payload.subject as PolicySubject | null | undefined;
   if (subject !== undefined && subject !== null) request.subject = subject;

@@ -17,7 +17,8 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   } catch (error) {
     return usageFailure(io, `policy check: ${(error as Error).message}`);
   }
-  if (files.length === 0) return usageFailure(io, '"policy check" needs at least one policy FILE or directory');
+  if (files.length === 0)
+    return usageFailure(io, '"policy check" needs at least one policy FILE or directory');
   let loaded: PolicyFiles;
   try {
     loaded = loadPolicyFiles(files);
@@ -31,13 +32,21 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
     0,
   );
   if (json) {
-    io.stdout.write(`${JSON.stringify({ layers: loaded.layers, rules: rules.length, examples, findings }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ layers: loaded.layers, rules: rules.length, examples, findings }, null, 2)}\n`,
+    );
   } else {
-    const layers = loaded.layers.map((layer) => `${layer.name} (${layer.rules} rules, ${layer.file})`).join(', ');
+    const layers = loaded.layers
+      .map((layer) => `${layer.name} (${layer.rules} rules, ${layer.file})`)
+      .join(', ');
     io.stdout.write(`layers, most authoritative first: ${layers}\n`);
     io.stdout.write(`${rules.length} rules, ${examples} examples checked\n`);
     for (const finding of findings) io.stdout.write(`${finding.message}\n`);
-    io.stdout.write(findings.length === 0 ? 'ok: every rule can decide a call\n' : `${findings.length} rule(s) never decide\n`);
+    io.stdout.write(
+      findings.length === 0
+        ? 'ok: every rule can decide a call\n'
+        : `${findings.length} rule(s) never decide\n`,
+    );
   }
   return findings.length === 0 ? exitCodes.ok : exitCodes.refused;
 }

@@ -32,13 +32,18 @@ export async function explainCommand(argv: readonly string[], io: CliIo): Promis
     return exitCodes.ok;
   }
   const { verdict } = explanation;
-  const by = verdict.rule === undefined ? 'the default' : `rule ${verdict.rule}${verdict.layer ? ` of layer ${verdict.layer}` : ''}`;
+  const by =
+    verdict.rule === undefined
+      ? 'the default'
+      : `rule ${verdict.rule}${verdict.layer ? ` of layer ${verdict.layer}` : ''}`;
   io.stdout.write(`${verdict.decision} (${by}): ${verdict.reason}\n`);
   for (const resource of explanation.resources) {
     io.stdout.write(`${resource.resource}:\n`);
     if (resource.judgedBy.length === 0) io.stdout.write('  no rule judged it (the default decides)\n');
     for (const rule of resource.judgedBy)
-      io.stdout.write(`  ${rule.layer === undefined ? '' : `${rule.layer} `}rule ${rule.rule}: ${rule.text}\n`);
+      io.stdout.write(
+        `  ${rule.layer === undefined ? '' : `${rule.layer} `}rule ${rule.rule}: ${rule.text}\n`,
+      );
   }
   return exitCodes.ok;
 }
@@ -58,7 +63,8 @@ function requestOf(text: string): PolicyRequest {
   const unknown = Object.keys(given).filter((key) => !fields.has(key));
   if (unknown.length > 0)
     throw new Error(`--call has unknown field(s) ${unknown.join(', ')}; known: ${[...fields].join(', ')}`);
-  if (typeof given.tool !== 'string' || given.tool === '') throw new Error('--call needs "tool", a tool name');
+  if (typeof given.tool !== 'string' || given.tool === '')
+    throw new Error('--call needs "tool", a tool name');
   const request: PolicyRequest = {
     tool: given.tool,
     agent: typeof given.agent === 'string' ? given.agent : 'agent',

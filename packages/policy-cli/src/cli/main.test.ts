@@ -59,7 +59,10 @@ describe('toolgate policy check', () => {
   });
 
   it('passes a policy whose every rule can decide', async () => {
-    expect(await run('policy', 'check', managed)).toMatchObject({ code: 0, out: expect.stringContaining('ok: every rule can decide a call') });
+    expect(await run('policy', 'check', managed)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('ok: every rule can decide a call'),
+    });
   });
 
   it('refuses a rule whose example it does not judge, naming the rule and its line', async () => {
@@ -86,14 +89,28 @@ describe('toolgate policy check', () => {
       code: 3,
       err: expect.stringContaining(`cannot read the policy file ${join(root, 'none.yaml')} (ENOENT)`),
     });
-    expect(await run('policy', 'check')).toMatchObject({ code: 2, err: expect.stringContaining('needs at least one policy FILE') });
-    expect(await run('policy', 'lint')).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "policy lint"') });
+    expect(await run('policy', 'check')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('needs at least one policy FILE'),
+    });
+    expect(await run('policy', 'lint')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown command "policy lint"'),
+    });
   });
 });
 
 describe('toolgate policy explain', () => {
   it('gives the verdict, its layer and rule, and every rule that judged each command', async () => {
-    const call = JSON.stringify({ tool: 'shell', subject: { commands: [['rm', '-rf', 'build'], ['npm', 'test']] } });
+    const call = JSON.stringify({
+      tool: 'shell',
+      subject: {
+        commands: [
+          ['rm', '-rf', 'build'],
+          ['npm', 'test'],
+        ],
+      },
+    });
     const { code, out } = await run('policy', 'explain', managed, project, '--call', call);
     expect(code).toBe(0);
     expect(out.split('\n')[0]).toMatch(/^deny \(rule 0 of layer managed\): .*no recursive deletes/);
@@ -103,9 +120,18 @@ describe('toolgate policy explain', () => {
   });
 
   it('refuses a call that is not JSON or names no tool', async () => {
-    expect(await run('policy', 'explain', managed, '--call', '{tool')).toMatchObject({ code: 2, err: expect.stringContaining('--call is not JSON') });
-    expect(await run('policy', 'explain', managed, '--call', '{"parameters":{}}')).toMatchObject({ code: 2, err: expect.stringContaining('--call needs "tool"') });
-    expect(await run('policy', 'explain', managed)).toMatchObject({ code: 2, err: expect.stringContaining('needs --call JSON') });
+    expect(await run('policy', 'explain', managed, '--call', '{tool')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--call is not JSON'),
+    });
+    expect(await run('policy', 'explain', managed, '--call', '{"parameters":{}}')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--call needs "tool"'),
+    });
+    expect(await run('policy', 'explain', managed)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('needs --call JSON'),
+    });
   });
 });
 
@@ -113,7 +139,13 @@ describe('toolgate --help', () => {
   it('shows both commands, the call shape and an example', async () => {
     const { code, out } = await run('--help');
     expect(code).toBe(0);
-    for (const text of ['policy check FILE…', 'policy explain FILE… --call JSON', '"subject"', 'examples:', 'exit codes:'])
+    for (const text of [
+      'policy check FILE…',
+      'policy explain FILE… --call JSON',
+      '"subject"',
+      'examples:',
+      'exit codes:',
+    ])
       expect(out).toContain(text);
   });
 });
