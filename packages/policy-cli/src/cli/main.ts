@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import { parseCommandLine, ToolgateError, usageMessage } from '@toolgate/core';
 import { packageVersion } from '../package-version.js';
 import { checkCommand } from './check.js';
@@ -6,8 +5,8 @@ import { explainCommand } from './explain.js';
 
 /** Where the command writes. */
 export interface CliIo {
-  stdout: Pick<Writable, 'write'>;
-  stderr: Pick<Writable, 'write'>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
 }
 
 /** Exit codes: 0 fine, 1 the policy is refused or has findings, 2 a usage error, 3 a file cannot be read. */
