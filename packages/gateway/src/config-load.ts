@@ -208,10 +208,15 @@ function resolveConfig(
       file.policy === undefined
         ? parsePolicy({ default: 'allow', rules: [] }, 'policy')
         : typeof file.policy === 'string'
-          ? parsePolicyText(typeof policyText === 'string' ? policyText : '', resolveFrom(source, file.policy))
+          ? parsePolicyText(
+              typeof policyText === 'string' ? policyText : '',
+              resolveFrom(source, file.policy),
+            )
           : Array.isArray(file.policy)
-            ? layeredConfigPolicy(file.policy, Array.isArray(policyText) ? policyText : [], (index, message) =>
-                fault(source, lineAt(['policy', index]), `policy[${index}]: ${message}`),
+            ? layeredConfigPolicy(
+                file.policy,
+                Array.isArray(policyText) ? policyText : [],
+                (index, message) => fault(source, lineAt(['policy', index]), `policy[${index}]: ${message}`),
               )
             : parsePolicy(file.policy, `${source} policy`);
   } catch (error) {

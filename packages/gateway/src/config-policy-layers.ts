@@ -1,4 +1,10 @@
-import { layeredPolicy, type PolicyDocument, parsePolicy, parsePolicyText, type RulePolicy } from '@toolgate/core';
+import {
+  layeredPolicy,
+  type PolicyDocument,
+  parsePolicy,
+  parsePolicyText,
+  type RulePolicy,
+} from '@toolgate/core';
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
 

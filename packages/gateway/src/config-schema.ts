@@ -1,6 +1,6 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
-import { policyLayerSchema } from './config-policy-layers.js';
 import { z } from 'zod';
+import { policyLayerSchema } from './config-policy-layers.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
