@@ -75,7 +75,9 @@ const allowed = {
   builtins: ['@toolgate/core', '@toolgate/environment'],
   ledger: ['@toolgate/core'],
   'ledger-postgres': ['@toolgate/core', '@toolgate/ledger'],
-  'ledger-cli': ['@toolgate/core', '@toolgate/ledger', '@toolgate/ledger-postgres'],
+  'ledger-cli': ['@toolgate/core', '@toolgate/ledger', '@toolgate/ledger-postgres', '@toolgate/policy-cli'],
+  // toolgate policy check|explain, and a policy from layered files for the commands that take one
+  'policy-cli': ['@toolgate/core'],
   'mcp-client': [
     '@toolgate/core',
     '@toolgate/environment',

@@ -26,6 +26,7 @@ import {
 } from './pipeline/parameter-bound.js';
 import {
   type Ending,
+  judgedOf,
   type RecordedCall,
   recordCalled,
   recordDecided,
@@ -189,7 +190,8 @@ export class ToolGate {
       return this.#finish({ call, started, outcome: { error } });
     }
     // a replay words its record and its refusal as the run did (see RecordedDecision)
-    const recorded = recordDecided(call, decided, replayed?.reason);
+    const judged = replayed?.judged ?? judgedOf(assessed.request);
+    const recorded = recordDecided(call, decided, judged, replayed?.reason);
     if (recorded instanceof Promise) {
       waited = true;
       await recorded;
@@ -224,6 +226,8 @@ export class ToolGate {
           agent: call.agent,
           tool: call.tool,
           parameters,
+          client: assessed.request.client,
+          agentPath: assessed.request.agentPath,
         },
         deadline: options.deadline,
         startedAt: waited || !this.#clockIsPerformance ? undefined : started,

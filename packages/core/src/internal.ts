@@ -47,6 +47,7 @@ export type {
   ObservedEnding,
   RecordReceipt,
 } from './pipeline/observe.js';
+export type { Judged } from './pipeline/record.js';
 export type { RecordedDecision, Recording, RecordingQuery } from './pipeline/recording.js';
 export { plainSchema } from './plain-schema.js';
 export type { Decision } from './policy.js';

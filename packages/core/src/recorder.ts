@@ -3,7 +3,7 @@ import type { ToolgateErrorCode } from './errors.js';
 import type { JsonValue } from './json.js';
 import type { Answer } from './pipeline/decide.js';
 import type { RecordReceipt } from './pipeline/observe.js';
-import type { PolicyVerdict } from './policy.js';
+import type { PolicySubject, PolicyVerdict } from './policy.js';
 import type { JsonSchema } from './tool.js';
 
 /** A call as the gate received it, before any check. */
@@ -31,6 +31,16 @@ export interface PolicyDecidedRecord {
   answer?: Answer;
   /** The decision in words ({@link decisionSentence} of `verdict` and `answer`). */
   reason: string;
+  /**
+   * What the verdict was about: the call's canonical subject (paths, commands, hosts) as policy saw
+   * it, or `null` when toolgate could not tell (rules on them then failed closed). With the call's
+   * parameters (its `tool.called`) it lets a ledger be judged again (`verify --decisions`, backtest).
+   */
+  subject?: PolicySubject | null;
+  /** The gateway client that made the call, when one did (a rule's `clients:` judged it). */
+  client?: string;
+  /** The agent's path when it was narrowed (`lead/critic`; a rule's `agents:` judged it). */
+  agentPath?: string;
 }
 
 /** A failure, as data a model can read. */

@@ -7,6 +7,7 @@ import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import { ZodError, type z } from 'zod';
 import { lineOf } from './config-lines.js';
+import { layeredConfigPolicy, type PolicyLayerText } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { expandVariables } from './variables.js';
@@ -85,7 +86,8 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
 interface CheckedText {
   config: GatewayConfigFile;
   lineAt: (path: readonly PropertyKey[], key?: string) => number | undefined;
-  policyText?: string | undefined;
+  /** The policy file's text; for a list of layers, each file layer's text and path. */
+  policyText?: string | readonly PolicyLayerText[] | undefined;
 }
 
 /** Parses and validates the YAML text, naming the line of the first problems. */
@@ -101,18 +103,26 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
   const raw = document.toJS() as { policy?: unknown } | null;
   const parsed = gatewayConfigSchema.safeParse(raw);
   if (!parsed.success) throw issuesFault(source, policyIssues(parsed.error, raw?.policy), lineAt);
-  let policyText: string | undefined;
-  if (typeof parsed.data.policy === 'string') {
-    const policyPath = resolveFrom(
+  const readPolicy = async (given: string, at: readonly PropertyKey[]) => {
+    const path = resolveFrom(
       source,
-      expandVariables(parsed.data.policy, env, (message) => fault(source, lineAt(['policy']), message)),
+      expandVariables(given, env, (message) => fault(source, lineAt(at), message)),
     );
     try {
-      policyText = await readFile(policyPath, 'utf8');
+      return { path, text: await readFile(path, 'utf8') };
     } catch (error) {
-      throw fault(source, lineAt(['policy']), `policy: cannot read ${policyPath}: ${messageOf(error)}`);
+      throw fault(source, lineAt(at), `${formatIssuePath(at)}: cannot read ${path}: ${messageOf(error)}`);
     }
-  }
+  };
+  const { policy } = parsed.data;
+  let policyText: CheckedText['policyText'];
+  if (typeof policy === 'string') policyText = (await readPolicy(policy, ['policy'])).text;
+  else if (Array.isArray(policy))
+    policyText = await Promise.all(
+      policy.map((entry, index) =>
+        'file' in entry ? readPolicy(entry.file, ['policy', index, 'file']) : undefined,
+      ),
+    );
   return { config: parsed.data, lineAt, policyText };
 }
 
@@ -121,7 +131,7 @@ function resolveConfig(
   source: string,
   env: NodeJS.ProcessEnv,
   lineAt: CheckedText['lineAt'],
-  policyText: string | undefined,
+  policyText: CheckedText['policyText'],
 ): GatewayConfig {
   const expand = (value: string, path: readonly PropertyKey[]) =>
     expandVariables(value, env, (message) =>
@@ -198,9 +208,20 @@ function resolveConfig(
       file.policy === undefined
         ? parsePolicy({ default: 'allow', rules: [] }, 'policy')
         : typeof file.policy === 'string'
-          ? parsePolicyText(policyText ?? '', resolveFrom(source, file.policy))
-          : parsePolicy(file.policy, `${source} policy`);
+          ? parsePolicyText(
+              typeof policyText === 'string' ? policyText : '',
+              resolveFrom(source, file.policy),
+            )
+          : Array.isArray(file.policy)
+            ? layeredConfigPolicy(
+                file.policy,
+                Array.isArray(policyText) ? policyText : [],
+                (index, message) => fault(source, lineAt(['policy', index]), `policy[${index}]: ${message}`),
+              )
+            : parsePolicy(file.policy, `${source} policy`);
   } catch (error) {
+    // a layer's problem is already told with its own line
+    if (Array.isArray(file.policy)) throw error;
     throw fault(source, lineAt(['policy']), `policy: ${messageOf(error)}`);
   }
   const http = file.http ?? {};

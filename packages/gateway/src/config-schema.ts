@@ -1,5 +1,6 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
+import { policyLayerSchema } from './config-policy-layers.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
@@ -85,8 +86,9 @@ export const gatewayConfigSchema = z.strictObject({
       session_idle_ms: z.number().int().min(1000).optional(),
     })
     .optional(),
-  // a policy file's path, or the policy written inline: core's one schema for a policy document
-  policy: z.union([nonEmpty, policyDocumentSchema]).optional(),
+  // a policy file's path, or the policy written inline: core's one schema for a policy document;
+  // or a list of named layers (files or inline), most authoritative first
+  policy: z.union([nonEmpty, policyDocumentSchema, z.array(policyLayerSchema).min(1)]).optional(),
   ledger: nonEmpty,
   durability: z.enum(['always', 'batch', 'none']).optional(),
   approve: z.record(z.string(), nonEmpty).optional(),

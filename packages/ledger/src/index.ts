@@ -45,6 +45,13 @@ export {
 } from './checkpoint/index.js';
 export { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 export {
+  type BacktestChange,
+  type BacktestChangeKind,
+  type BacktestGroup,
+  type BacktestOptions,
+  type BacktestResult,
+  type BacktestUnjudged,
+  backtestDecisions,
   type DecisionFault,
   type DecisionsResult,
   policyDigest,

@@ -39,6 +39,7 @@ describe('LedgerRecorder', () => {
         decision: 'allow',
         verdict: { decision: 'allow', reason: expect.any(String) },
         reason: expect.any(String),
+        subject: null, // oracle says nothing of what it touches
       },
       {
         callId: 'call-1',

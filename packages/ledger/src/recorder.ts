@@ -1,4 +1,4 @@
-import type { JsonObject } from '@toolgate/core';
+import type { JsonObject, PolicySubject } from '@toolgate/core';
 import {
   type JsonValue,
   type PolicyDocument,
@@ -134,10 +134,13 @@ export class LedgerRecorder implements Recorder {
   }
 
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
-    const { callId, tool, decision, verdict, answer, reason } = record;
+    const { callId, tool, decision, verdict, answer, reason, subject, client, agentPath } = record;
     const payload: JsonObject = { callId, tool, decision, verdict: { ...verdict } };
     if (answer !== undefined) payload.answer = { ...answer };
     payload.reason = reason;
+    if (subject !== undefined) payload.subject = subject === null ? null : subjectData(subject);
+    if (client !== undefined) payload.client = client;
+    if (agentPath !== undefined) payload.agentPath = agentPath;
     // the call's own decision keeps its id; one made while it ran (`context.authorize`) is numbered
     const count = (this.#decisions.get(callId) ?? 0) + 1;
     this.#decisions.set(callId, count);
@@ -235,4 +238,14 @@ function wellFormed(payload: JsonObject): JsonObject {
   const { value, replaced } = replaceLoneSurrogates(payload);
   if (replaced.length === 0) return payload;
   return { ...(value as JsonObject), [surrogatesReplacedField]: replaced as unknown as JsonValue };
+}
+
+/** A subject as JSON data: each of its lists of resources (paths, commands, hosts, …), copied. */
+function subjectData(subject: PolicySubject): JsonObject {
+  const data: JsonObject = {};
+  for (const [kind, list] of Object.entries(subject)) {
+    if (Array.isArray(list))
+      data[kind] = list.map((each: JsonValue) => (Array.isArray(each) ? [...each] : each)) as JsonValue[];
+  }
+  return data;
 }

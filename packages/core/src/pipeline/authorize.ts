@@ -5,7 +5,7 @@ import type { Policy, PolicyRequest, PolicySubject, PolicyVerdict } from '../pol
 import { describeResource, resourcesOf } from '../policy-rules.js';
 import type { Recorder } from '../recorder.js';
 import { decide, decisionSentence } from './decide.js';
-import { recordDecided } from './record.js';
+import { judgedOf, recordDecided } from './record.js';
 
 /** The part of a {@link ToolContext} through which a running tool asks policy (see `authorize`, `judge`). */
 export type CallAuthority = Pick<ToolContext, 'authorize' | 'judge'>;
@@ -19,6 +19,10 @@ export interface CallAuthorityOptions {
   agent: string;
   tool: string;
   parameters: JsonObject;
+  /** The gateway client of the call, for rules' `clients:`. */
+  client?: string | undefined;
+  /** The narrowed agent's path, for rules' `agents:`. */
+  agentPath?: string | undefined;
 }
 
 const noGate = 'no gate judges this call';
@@ -37,9 +41,11 @@ export const allowingAuthority: CallAuthority = Object.freeze({
  * `policy.decided` of the call, its verdict's reason naming the subject.
  */
 export function callAuthority(options: CallAuthorityOptions): CallAuthority {
-  const { policy, approver, recorder, callId, agent, tool, parameters } = options;
+  const { policy, approver, recorder, callId, agent, tool, parameters, client, agentPath } = options;
   const requestFor = (subject: PolicySubject, name = tool): PolicyRequest => ({
     agent,
+    ...(client === undefined ? {} : { client }),
+    ...(agentPath === undefined ? {} : { agentPath }),
     tool: name,
     parameters,
     subject,
@@ -52,7 +58,7 @@ export function callAuthority(options: CallAuthorityOptions): CallAuthority {
       const judged = policy.decide(request);
       const verdict: PolicyVerdict = { ...judged, reason: `${foundDuringTheCall(subject)}${judged.reason}` };
       const decided = await decide({ policy: { decide: () => verdict }, request, callId, approver });
-      await recordDecided({ recorder, callId, agent, tool }, decided);
+      await recordDecided({ recorder, callId, agent, tool }, decided, judgedOf(request));
       const rule = verdict.rule === undefined ? {} : { rule: verdict.rule };
       const reason = decisionSentence(verdict, decided.answer);
       return { allowed: decided.allowed, verdict: verdict.decision, reason, ...rule };

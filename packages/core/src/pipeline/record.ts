@@ -1,6 +1,7 @@
 import type { ContentPart } from '../content.js';
 import { messageOf } from '../errors.js';
 import { type JsonValue, toJsonValue } from '../json.js';
+import type { PolicyRequest } from '../policy.js';
 import {
   noopRecorder,
   type PolicyDecidedRecord,
@@ -31,8 +32,27 @@ export function recordCalled(call: RecordedCall, parameters: unknown): void | Pr
   return call.recorder.toolCalled(record);
 }
 
-/** The record station's second record: policy's verdict and the answer to an `ask`, as data. */
-export function recordDecided(call: RecordedCall, decided: Decided, sentence?: string): void | Promise<void> {
+/** What a `policy.decided` record says its verdict judged: the subject (`null`: unknown), client, agent path. */
+export type Judged = Pick<PolicyDecidedRecord, 'subject' | 'client' | 'agentPath'>;
+
+/** What policy judged of `request`, as a record holds it. */
+export function judgedOf(request: PolicyRequest): Judged {
+  const judged: Judged = { subject: request.subject ?? null };
+  if (request.client !== undefined) judged.client = request.client;
+  if (request.agentPath !== undefined) judged.agentPath = request.agentPath;
+  return judged;
+}
+
+/**
+ * The record station's second record: policy's verdict and the answer to an `ask`, as data, with
+ * what the verdict judged ({@link judgedOf} the request), so the ledger can be judged again.
+ */
+export function recordDecided(
+  call: RecordedCall,
+  decided: Decided,
+  judged: Judged,
+  sentence?: string,
+): void | Promise<void> {
   if (call.recorder === noopRecorder) return;
   const { verdict, answer } = decided;
   const record: PolicyDecidedRecord = {
@@ -43,6 +63,7 @@ export function recordDecided(call: RecordedCall, decided: Decided, sentence?: s
     verdict,
     ...(answer === undefined ? {} : { answer }),
     reason: sentence ?? decisionSentence(verdict, answer),
+    ...judged,
   };
   return call.recorder.policyDecided(record);
 }

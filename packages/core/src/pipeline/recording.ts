@@ -1,6 +1,7 @@
 import type { ToolgateError } from '../errors.js';
 import type { PolicyRequest } from '../policy.js';
 import type { Decided } from './decide.js';
+import type { Judged } from './record.js';
 
 /** A call as a {@link Recording} is asked about it: its id (absent for a pre-flight check) and request. */
 export interface RecordingQuery {
@@ -19,6 +20,8 @@ export interface RecordedDecision extends Pick<Decided, 'verdict' | 'answer'> {
   reason?: string;
   /** The error the recorded call was refused with: the replay refuses with it, to the letter. */
   refusal?: ToolgateError;
+  /** What the recorded decision judged (its subject, client, agent path), recorded again as it was. */
+  judged?: Judged;
 }
 
 /**

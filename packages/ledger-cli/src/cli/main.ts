@@ -44,6 +44,7 @@ commands:
   verify FILE --checkpoint C --pub KEY
                               prove the ledger holds what a signed checkpoint committed to
   verify FILE --decisions     re-judge every recorded decision by the recorded policy
+  backtest FILE --policy P…   what another policy would change of the recorded decisions (backtest --help)
   prove FILE SEQ --checkpoint C
                               an inclusion proof of one record (prove --help; --from SIZE: consistency)
   verify-proof PROOF --checkpoint C --pub KEY

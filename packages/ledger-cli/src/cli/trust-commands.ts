@@ -1,3 +1,4 @@
+import { backtestCommand } from './backtest.js';
 import { checkpointCommand } from './checkpoint.js';
 import { keygenCommand } from './keygen.js';
 import type { CliIo } from './main.js';
@@ -25,6 +26,7 @@ export function trustCommand(argv: readonly string[]): Command | undefined {
 }
 
 const commands: Record<string, Command> = {
+  backtest: backtestCommand,
   keygen: keygenCommand,
   checkpoint: checkpointCommand,
   prove: proveCommand,

@@ -1,3 +1,12 @@
+export {
+  type BacktestChange,
+  type BacktestChangeKind,
+  type BacktestGroup,
+  type BacktestOptions,
+  type BacktestResult,
+  type BacktestUnjudged,
+  backtestDecisions,
+} from './backtest.js';
 export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
 export {
   type DecisionFault,

@@ -1,10 +1,11 @@
-import { type PolicyDocument, RulePolicy, ToolGate } from '@toolgate/core';
+import { type PolicyDocument, RulePolicy, ToolGate, ToolRegistry } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { steppingClock } from '../chain/clock.js';
 import type { LedgerEvent } from '../chain/event.js';
 import { MemoryStore } from '../memory-store.js';
 import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
+import { reader } from '../test-support/reader.js';
 import { counter, toolRegistry } from '../testing/tools.js';
 import { policyDigest, verifyDecisions } from './index.js';
 
@@ -117,10 +118,59 @@ describe('verify --decisions', () => {
     const unrecorded = await verifyDecisions(each(await recordedRun(pathless, { record: false })));
     expect(unrecorded.ok).toBe(false);
     expect(unrecorded.faults[0]?.reason).toContain('recorded no policy (policy.recorded) before it');
-    const withPaths = await verifyDecisions(each(await recordedRun(document)));
+    // a ledger written before subjects were recorded: its decisions fail closed, as they always did
+    const events = await recordedRun(document);
+    let old = events;
+    for (const event of events.filter((each) => each.kind === 'policy.decided'))
+      old = await rewritten(old, event.seq, (payload) => delete payload.subject);
+    const withPaths = await verifyDecisions(each(old));
     expect(withPaths.ok).toBe(false);
     expect(withPaths.faults.map((fault) => fault.tool)).toEqual(['oracle', 'chatty']);
     expect(withPaths.faults[0]?.reason).toContain('the record holds no subject');
+    // the same run as recorded now: each decision holds its subject (null: unknown), and re-judges
+    expect(events.filter((each) => each.kind === 'policy.decided').map((each) => each.payload)).toEqual(
+      Array(3).fill(expect.objectContaining({ subject: null })),
+    );
+    expect(await verifyDecisions(each(events))).toEqual({ ok: true, agreed: 3, faults: [] });
+  });
+
+  it('re-judges calls by the subject each record holds, and catches a record whose subject was changed', async () => {
+    const policy: PolicyDocument = {
+      default: 'deny',
+      rules: [
+        { tools: ['reader'], paths: ['notes/**'], decision: 'allow' },
+        { tools: ['reader'], paths: ['secrets/**'], decision: 'deny' },
+      ],
+    };
+    const store = new MemoryStore({ clock: steppingClock() });
+    const recorder = new LedgerRecorder(store, { runId: 'run-1' });
+    await recorder.recordPolicy(policy);
+    const gate = new ToolGate(new ToolRegistry().register(reader), {
+      recorder,
+      policy: new RulePolicy(policy),
+      callIds: counter(),
+    });
+    const agent = gate.forAgent({ name: 'a', tools: ['reader'] });
+    await agent.callTool('reader', { path: 'notes/a.md' });
+    await agent.callTool('reader', { path: 'secrets/key' });
+    const events = await readAll(store.read());
+    const decided = events.filter((event) => event.kind === 'policy.decided');
+    expect(decided.map((event) => (event.payload as { subject: unknown }).subject)).toEqual([
+      { paths: ['notes/a.md'] },
+      { paths: ['secrets/key'] },
+    ]);
+    expect(await verifyDecisions(each(events))).toEqual({ ok: true, agreed: 2, faults: [] });
+    const moved = await rewritten(events, decided[1]!.seq, (payload) => {
+      payload.subject = { paths: ['notes/key'] };
+    });
+    const result = await verifyDecisions(each(moved));
+    expect(result.faults).toEqual([
+      expect.objectContaining({
+        seq: decided[1]!.seq,
+        recorded: 'deny (rule 1)',
+        replayed: 'allow (rule 0)',
+      }),
+    ]);
   });
 
   it('takes the document beside the ledger when the run recorded only its digest, and refuses another', async () => {

@@ -1,6 +1,7 @@
 import {
   type JsonObject,
   type PolicyDocument,
+  type PolicyRequest,
   type PolicySubject,
   type PolicyVerdict,
   parsePolicy,
@@ -119,19 +120,13 @@ function judge(
     );
   const called = parameters.get(`${event.runId}\u0000${callId}`);
   if (!called) return fault(`no tool.called of call "${callId}" comes before it: its parameters are unknown`);
-  const subject = payload.subject as PolicySubject | undefined;
-  if (subject === undefined && dependsOnSubject(run.document, tool)) {
+  if (payload.subject === undefined && dependsOnSubject(run.document, tool)) {
     return fault(
-      `the record holds no subject, and the policy has rules on paths, commands or hosts for "${tool}": ` +
-        'what the call touched cannot be re-judged',
+      `the record holds no subject (it was written before toolgate recorded them), and the policy has ` +
+        `rules on paths, commands or hosts for "${tool}": what the call touched cannot be re-judged`,
     );
   }
-  const replay = run.policy.decide({
-    agent: event.actor,
-    tool,
-    parameters: called,
-    ...(subject === undefined ? {} : { subject }),
-  });
+  const replay = run.policy.decide(judgedRequest(event, payload, called));
   const replayed = described(replay);
   if (replay.decision !== verdict.decision || replay.rule !== verdict.rule) {
     return fault(`the recorded verdict is ${recorded}, the recorded policy gives ${replayed}`, replayed);
@@ -149,8 +144,25 @@ function judge(
   return undefined;
 }
 
+/**
+ * The request a `policy.decided` record judged: its agent, tool, the recorded call's parameters, and
+ * what the record holds of the subject (`null`: unknown when it was judged), client and agent path.
+ */
+export function judgedRequest(
+  event: LedgerEvent,
+  payload: JsonObject,
+  parameters: JsonObject,
+): PolicyRequest {
+  const request: PolicyRequest = { agent: event.actor, tool: String(payload.tool), parameters };
+  const subject = payload.subject as PolicySubject | null | undefined;
+  if (subject !== undefined && subject !== null) request.subject = subject;
+  if (typeof payload.client === 'string') request.client = payload.client;
+  if (typeof payload.agentPath === 'string') request.agentPath = payload.agentPath;
+  return request;
+}
+
 /** True when a rule with paths, commands or hosts names the tool (by core's own tool matching). */
-function dependsOnSubject(document: PolicyDocument, tool: string): boolean {
+export function dependsOnSubject(document: PolicyDocument, tool: string): boolean {
   return document.rules.some((rule) => {
     if (!rule.paths && !rule.commands && !rule.hosts) return false;
     if (!rule.tools) return true;

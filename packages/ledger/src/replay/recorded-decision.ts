@@ -1,5 +1,5 @@
 import type { Answer, PolicyVerdict } from '@toolgate/core';
-import type { Decision } from '@toolgate/core/internal';
+import type { Decision, Judged } from '@toolgate/core/internal';
 
 /** A recorded decision as data: policy's verdict, the answer to an `ask`, and what happened. */
 export interface RecordedDecision {
@@ -76,4 +76,13 @@ function legacyDecision(payload: Payload, decision: 'allow' | 'deny'): RecordedD
     }
   }
   return { decision, verdict: verdict(reason), answer: { from: 'approver', approved } };
+}
+
+/** What a `policy.decided` payload says its verdict judged, as recorded (a field absent stays absent). */
+export function recordedJudged(payload: Payload): Judged {
+  const judged: Judged = {};
+  if (payload.subject !== undefined) judged.subject = payload.subject as Judged['subject'];
+  if (typeof payload.client === 'string') judged.client = payload.client;
+  if (typeof payload.agentPath === 'string') judged.agentPath = payload.agentPath;
+  return judged;
 }

@@ -20,7 +20,7 @@ import type {
 import type { LedgerEvent } from '../chain/event.js';
 import { decisionDifference, returnDifference } from './compare.js';
 import { ReplayProgress } from './progress.js';
-import { recordedDecision } from './recorded-decision.js';
+import { recordedDecision, recordedJudged } from './recorded-decision.js';
 import { recordedDuration, recordedError, recordedResult } from './recorded-result.js';
 import {
   callKey,
@@ -130,6 +130,7 @@ export class ReplaySession implements ToolResolver, GateRecording {
     const refused = verdict.decision === 'deny' || (verdict.decision === 'ask' && answer?.approved !== true);
     const refusal = refused && recorded ? recordedError(recorded) : undefined;
     if (refusal) decided.refusal = refusal;
+    decided.judged = recordedJudged(payload);
     return decided;
   }
 

@@ -1,0 +1,10 @@
+/**
+ * @toolgate/policy-cli: a policy from layered files and directories (`loadPolicyFiles`), the lint
+ * for rules that never decide (`lintPolicy`), and the `toolgate` command (`toolgate policy check`,
+ * `toolgate policy explain`), which this entry runs in-process.
+ *
+ * @module
+ */
+export { type CliIo, exitCodes, main } from './cli/main.js';
+export { loadPolicyFiles, type PolicyFileLayer, type PolicyFiles, placeOf } from './policy-files.js';
+export { type LintFinding, lintPolicy } from './policy-lint.js';

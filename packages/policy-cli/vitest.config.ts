@@ -1,0 +1,3 @@
+import { toolgateProject } from '../../vitest.shared.ts';
+
+export default toolgateProject('policy-cli');
