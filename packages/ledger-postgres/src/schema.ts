@@ -1,18 +1,9 @@
 import { genesisHash } from '@toolgate/ledger';
 import type { ClientBase } from 'pg';
+import { groupCommitObjects, groupCommitSchema } from './group-commit-schema.js';
+import { eventsTable, headsTable } from './tables.js';
 
-/** The table of records: one canonical line a row, with the columns reads filter on. */
-export const eventsTable = 'toolgate_ledger_events';
-/** The table of heads: one row a ledger, locked by every append (it serialises them). */
-export const headsTable = 'toolgate_ledger_heads';
-/**
- * The table of drafts waiting to be sealed (UNLOGGED: a crash empties it, and the writers whose
- * drafts were in it were told their append failed). A writer puts its drafts here, then takes the
- * head lock; whoever holds it seals every waiting draft in one transaction (group commit).
- */
-export const pendingTable = 'toolgate_ledger_pending';
-/** The channel appends notify on (the payload is the ledger's name). */
-export const notifyChannel = 'toolgate_ledger';
+export { eventsTable, headsTable, notifyChannel } from './tables.js';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS ${headsTable} (
@@ -35,23 +26,7 @@ CREATE INDEX IF NOT EXISTS ${eventsTable}_run ON ${eventsTable} (ledger, run_id,
 CREATE INDEX IF NOT EXISTS ${eventsTable}_kind ON ${eventsTable} (ledger, kind, seq);
 `;
 
-const pendingSchema = `
-CREATE UNLOGGED TABLE IF NOT EXISTS ${pendingTable} (
-  n bigserial PRIMARY KEY,
-  ledger text NOT NULL,
-  owner integer NOT NULL,
-  epoch timestamptz NOT NULL,
-  draft_id text,
-  at text NOT NULL,
-  draft text NOT NULL,
-  payload text NOT NULL,
-  seq bigint
-);
-CREATE INDEX IF NOT EXISTS ${pendingTable}_ledger ON ${pendingTable} (ledger, n);
-`;
-
 const schemaObjects = [headsTable, eventsTable, `${eventsTable}_run`, `${eventsTable}_kind`];
-const pendingObjects = [pendingTable, `${pendingTable}_ledger`];
 
 /**
  * Creates the tables and indexes when any is missing (under an advisory lock, so that writers
@@ -61,15 +36,16 @@ const pendingObjects = [pendingTable, `${pendingTable}_ledger`];
  */
 export async function ensureLedger(client: ClientBase, ledger: string, create: boolean): Promise<boolean> {
   const found = await client.query<{ name: string | null }>(
-    'SELECT to_regclass(name) AS name FROM unnest($1::text[]) AS name',
-    [[...schemaObjects, ...pendingObjects]],
+    `SELECT CASE WHEN name LIKE '%(%' THEN to_regprocedure(name)::text ELSE to_regclass(name)::text END AS name
+       FROM unnest($1::text[]) AS name`,
+    [[...schemaObjects, ...groupCommitObjects]],
   );
   const missing = found.rows.map((row) => row.name === null);
   if (missing.slice(0, schemaObjects.length).some(Boolean)) {
     if (!create) return false;
-    await createSchema(client, schema + pendingSchema);
+    await createSchema(client, schema + groupCommitSchema);
   } else if (create && missing.some(Boolean)) {
-    await createSchema(client, pendingSchema);
+    await createSchema(client, groupCommitSchema);
   }
   const head = await client.query(`SELECT 1 FROM ${headsTable} WHERE ledger = $1`, [ledger]);
   if (head.rowCount === 1) return true;
@@ -82,11 +58,11 @@ export async function ensureLedger(client: ClientBase, ledger: string, create: b
 }
 
 /**
- * Creates the table of waiting drafts when it is missing: a ledger made before group commit, opened
- * with `create: false`, gets it at its first append.
+ * Creates group commit's table and function when missing: a database made before group commit,
+ * its ledger opened with `create: false`, gets them at its first append.
  */
-export async function ensurePendingTable(client: ClientBase): Promise<void> {
-  await createSchema(client, pendingSchema);
+export async function ensureGroupCommit(client: ClientBase): Promise<void> {
+  await createSchema(client, groupCommitSchema);
 }
 
 async function createSchema(client: ClientBase, text: string): Promise<void> {

@@ -15,10 +15,11 @@ import { LedgerTree, stamper } from '@toolgate/ledger/internal';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { type AppendOutcome, checkStorableDraft, readHead } from './append-transaction.js';
 import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
+import { waitDurable } from './durable.js';
 import { followPostgres } from './follow.js';
 import { appendGrouped, type WaitingDraft } from './group-commit.js';
 import { queryRuns, readPages } from './read.js';
-import { ensureLedger, ensurePendingTable } from './schema.js';
+import { ensureGroupCommit, ensureLedger } from './schema.js';
 import { Signal } from './signal.js';
 
 /** What {@link PostgresStore.open} takes. */
@@ -38,8 +39,8 @@ interface Pending extends WaitingDraft {
   reject: (error: unknown) => void;
 }
 
-/** PostgreSQL's code for a table that does not exist. */
-const undefinedTable = '42P01';
+/** PostgreSQL's codes for a table and a function that do not exist. */
+const missingObjects = ['42P01', '42883'];
 
 /** The payload's canonical JSON; INVALID_EVENT naming the event when it has none. */
 function canonicalPayload(draft: EventDraft): string {
@@ -161,10 +162,22 @@ export class PostgresStore implements LedgerStore {
 
   /**
    * The Merkle tree head over the records committed so far (by every writer): the first call reads
-   * and checks the ledger once, later calls only what was appended since.
+   * and checks the ledger once, later calls only what was appended since. It returns once the
+   * records it covers are on the server's disk.
    */
-  treeHead(): Promise<TreeHead> {
-    return this.#tree.head();
+  async treeHead(): Promise<TreeHead> {
+    const head = await this.#tree.head();
+    try {
+      const client = await this.#pool.connect();
+      try {
+        await waitDurable(client); // a head is signed: it covers only records a crash cannot take back
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      throw unavailable(this.#location, 'be read', error);
+    }
+    return head;
   }
 
   async runs(): Promise<RunSummary[]> {
@@ -217,11 +230,11 @@ export class PostgresStore implements LedgerStore {
       try {
         appended = await appendGrouped(client, this.#location.ledger, batch, this.#stamp);
       } catch (error) {
-        if ((error as { code?: unknown }).code !== undefinedTable) throw error;
-        // A ledger made before group commit, opened without `create`: its table of waiting drafts.
+        if (!missingObjects.includes((error as { code?: string }).code ?? '')) throw error;
+        // A ledger made before group commit, opened without `create`: group commit's table and function.
         client.release(true);
         client = await this.#pool.connect();
-        await ensurePendingTable(client);
+        await ensureGroupCommit(client);
         appended = await appendGrouped(client, this.#location.ledger, batch, this.#stamp);
       }
       client.release();
