@@ -47,6 +47,7 @@ export { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 export {
   type DecisionFault,
   type DecisionsResult,
+  parametersDigest,
   policyDigest,
   policyRecordedKind,
   policyRecordPayload,

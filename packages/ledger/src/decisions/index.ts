@@ -1,3 +1,4 @@
+export { parametersDigest } from './answer-binding.js';
 export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
 export {
   type DecisionFault,
