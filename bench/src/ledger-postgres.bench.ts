@@ -109,13 +109,48 @@ if (url) {
   const ms = quick ? 2000 : 5000;
   const rounds = quick ? 1 : 3;
   const sides = [
-    { name: 'before: lock per append, 8 writers, 1 in flight each', kind: 'postgres-locked', inFlight: 1, count: 8 },
-    { name: 'PostgresStore (group commit), 8 writers, 1 in flight each', kind: 'postgres', inFlight: 1, count: 8 },
-    { name: 'before: lock per append, 16 writers, 1 in flight each', kind: 'postgres-locked', inFlight: 1, count: 16 },
-    { name: 'PostgresStore (group commit), 16 writers, 1 in flight each', kind: 'postgres', inFlight: 1, count: 16 },
-    { name: 'FileStore (batch), 8 writers on a file each, 1 in flight each', kind: 'file', inFlight: 1, count: 8 },
-    { name: 'PostgresStore (group commit), 8 writers, 16 in flight each', kind: 'postgres', inFlight: 16, count: 8 },
-    { name: 'FileStore (batch), 8 writers on a file each, 16 in flight each', kind: 'file', inFlight: 16, count: 8 },
+    {
+      name: 'before: lock per append, 8 writers, 1 in flight each',
+      kind: 'postgres-locked',
+      inFlight: 1,
+      count: 8,
+    },
+    {
+      name: 'PostgresStore (group commit), 8 writers, 1 in flight each',
+      kind: 'postgres',
+      inFlight: 1,
+      count: 8,
+    },
+    {
+      name: 'before: lock per append, 16 writers, 1 in flight each',
+      kind: 'postgres-locked',
+      inFlight: 1,
+      count: 16,
+    },
+    {
+      name: 'PostgresStore (group commit), 16 writers, 1 in flight each',
+      kind: 'postgres',
+      inFlight: 1,
+      count: 16,
+    },
+    {
+      name: 'FileStore (batch), 8 writers on a file each, 1 in flight each',
+      kind: 'file',
+      inFlight: 1,
+      count: 8,
+    },
+    {
+      name: 'PostgresStore (group commit), 8 writers, 16 in flight each',
+      kind: 'postgres',
+      inFlight: 16,
+      count: 8,
+    },
+    {
+      name: 'FileStore (batch), 8 writers on a file each, 16 in flight each',
+      kind: 'file',
+      inFlight: 16,
+      count: 8,
+    },
   ] as const;
   const perSide = sides.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
@@ -123,8 +158,11 @@ if (url) {
       const ledger = `bench-${process.pid}-${round}-${index}`;
       const shared = `${url}${url.includes('?') ? '&' : '?'}ledger=${ledger}`;
       if (side.kind === 'postgres-locked') await (await PostgresStore.open(shared)).close(); // creates it
-      const location = (n: number) => (side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared);
-      perSide[index]!.push(await fleet(side.kind, location, { ms, inFlight: side.inFlight, count: side.count }));
+      const location = (n: number) =>
+        side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared;
+      perSide[index]!.push(
+        await fleet(side.kind, location, { ms, inFlight: side.inFlight, count: side.count }),
+      );
       if (side.kind !== 'file') {
         const verified = await verifyPostgresLedger(url, { ledger });
         if (!verified.ok)

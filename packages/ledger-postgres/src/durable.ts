@@ -17,9 +17,10 @@ export async function waitDurable(client: ClientBase): Promise<void> {
   const target = rows[0]?.target;
   if (!target) return;
   for (;;) {
-    const flushed = await client.query<{ done: boolean }>('SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn AS done', [
-      target,
-    ]);
+    const flushed = await client.query<{ done: boolean }>(
+      'SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn AS done',
+      [target],
+    );
     if (flushed.rows[0]?.done) return;
     await sleep(pollMs);
   }

@@ -16,7 +16,12 @@ export const flushTable = 'toolgate_ledger_flushes';
 /** The function every append calls once its drafts wait (see {@link groupCommitSchema}). */
 export const appendFunction = 'toolgate_ledger_append';
 /** The objects of group commit, for `to_regclass` / `to_regprocedure`. */
-export const groupCommitObjects = [waitingTable, `${waitingTable}_ledger`, flushTable, `${appendFunction}(text)`];
+export const groupCommitObjects = [
+  waitingTable,
+  `${waitingTable}_ledger`,
+  flushTable,
+  `${appendFunction}(text)`,
+];
 
 const alive = (owner: string, epoch: string) =>
   `(${epoch} = pg_postmaster_start_time() AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = ${owner}))`;

@@ -1,4 +1,4 @@
-import { emptyHead, type EventDraft, steppingClock } from '@toolgate/ledger';
+import { type EventDraft, emptyHead, steppingClock } from '@toolgate/ledger';
 import { sealEvent } from '@toolgate/ledger/internal';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,9 +21,19 @@ describe.skipIf(postgresUrl === undefined)(
       const twin = steppingClock('2026-12-02T03:00:00.000Z', 7);
       const store = await PostgresStore.open(url, { ledger, clock });
       const drafts: EventDraft[] = [
-        { runId: 'run "ü" \\ ok', kind: 'tool.called', actor: 'agent 🌿', payload: { text: 'a\nb\t"c" é 𝄞', n: 1.5 } },
+        {
+          runId: 'run "ü" \\ ok',
+          kind: 'tool.called',
+          actor: 'agent 🌿',
+          payload: { text: 'a\nb\t"c" é 𝄞', n: 1.5 },
+        },
         { id: 'given "id" ß', runId: 'plain', kind: 'policy.decided', actor: 'gate', turn: 3, payload: [] },
-        { runId: 'plain', kind: 'tool.returned', actor: 'gate', payload: { nested: { z: 1, a: [null, true] } } },
+        {
+          runId: 'plain',
+          kind: 'tool.returned',
+          actor: 'gate',
+          payload: { nested: { z: 1, a: [null, true] } },
+        },
       ];
       let head = emptyHead;
       for (const draft of drafts) {
@@ -52,13 +62,15 @@ describe.skipIf(postgresUrl === undefined)(
       );
       const after = await store.append({ runId: 'after', kind: 'run.started', actor: 'survivor' });
       expect(after.seq).toBe(1);
-      const left = await database.query(`SELECT count(*)::int AS count FROM ${waitingTable} WHERE ledger = $1`, [
-        ledger,
-      ]);
+      const left = await database.query(
+        `SELECT count(*)::int AS count FROM ${waitingTable} WHERE ledger = $1`,
+        [ledger],
+      );
       expect(left.rows[0].count).toBe(0);
-      const ids = await database.query('SELECT id FROM toolgate_ledger_events WHERE ledger = $1 ORDER BY seq', [
-        ledger,
-      ]);
+      const ids = await database.query(
+        'SELECT id FROM toolgate_ledger_events WHERE ledger = $1 ORDER BY seq',
+        [ledger],
+      );
       expect(ids.rows.map((row) => row.id)).toEqual(['before:0', 'after:1']);
       await store.close();
     });
@@ -68,7 +80,8 @@ describe.skipIf(postgresUrl === undefined)(
       const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresStore.open(url, { ledger })));
       await Promise.all(
         stores.map(async (store, writer) => {
-          for (let n = 0; n < 20; n++) await store.append({ runId: `w${writer}`, kind: 'tool.called', actor: 'w' });
+          for (let n = 0; n < 20; n++)
+            await store.append({ runId: `w${writer}`, kind: 'tool.called', actor: 'w' });
         }),
       );
       await Promise.all(stores.map((store) => store.close()));

@@ -40,8 +40,8 @@ export async function appendGrouped(
       name,
       'pg_backend_pid()',
       'pg_postmaster_start_time()',
-      ...[draft.id, draft.runId, draft.kind, parts.at, parts.front, parts.idText, parts.idPrefix].map((value) =>
-        value === undefined ? 'NULL' : quote(value),
+      ...[draft.id, draft.runId, draft.kind, parts.at, parts.front, parts.idText, parts.idPrefix].map(
+        (value) => (value === undefined ? 'NULL' : quote(value)),
       ),
       ...[parts.middle, parts.tail, parts.finish].map(quote),
     ].join(', ')})`;
@@ -75,7 +75,10 @@ export async function appendGrouped(
   }
   const head = results[7]?.rows[0];
   if (!head) {
-    throw new ToolgateError('LEDGER_CORRUPT', `the head row of the ledger "${ledger}" is missing: it was deleted`);
+    throw new ToolgateError(
+      'LEDGER_CORRUPT',
+      `the head row of the ledger "${ledger}" is missing: it was deleted`,
+    );
   }
   return { head: { seq: Number(head.next_seq), hash: head.hash! }, outcomes };
 }

@@ -143,7 +143,10 @@ export class LedgerRecorder implements Recorder {
     if (answer !== undefined) {
       // the answer as data binds to the exact parameters it answered for (verify --decisions checks it)
       const called = this.#parameters.get(callId);
-      const bound = called === undefined ? {} : { parametersDigest: parametersDigest(replaceLoneSurrogates(called).value) };
+      const bound =
+        called === undefined
+          ? {}
+          : { parametersDigest: parametersDigest(replaceLoneSurrogates(called).value) };
       payload.answer = { ...answer, ...bound };
     }
     payload.reason = reason;

@@ -13,7 +13,10 @@ export function parametersDigest(parameters: JsonValue): string {
  * Why a recorded answer does not bind to the parameters its call recorded, or undefined when it
  * does: an answer that approved must carry `parametersDigest`, and any digest must match.
  */
-export function answerBindingFault(answer: JsonObject | undefined, parameters: JsonObject): string | undefined {
+export function answerBindingFault(
+  answer: JsonObject | undefined,
+  parameters: JsonObject,
+): string | undefined {
   if (answer === undefined) return undefined;
   const digest = answer.parametersDigest;
   if (digest === undefined) {
