@@ -143,11 +143,10 @@ export class LedgerRecorder implements Recorder {
     if (answer !== undefined) {
       // the answer as data binds to the exact parameters it answered for (verify --decisions checks it)
       const called = this.#parameters.get(callId);
-      const bound =
-        called === undefined
-          ? {}
-          : { parametersDigest: parametersDigest(replaceLoneSurrogates(called).value) };
-      payload.answer = { ...answer, ...bound };
+      const bound: JsonObject = { ...answer };
+      if (called !== undefined)
+        bound.parametersDigest = parametersDigest(replaceLoneSurrogates(called).value);
+      payload.answer = bound;
     }
     payload.reason = reason;
     // the call's own decision keeps its id; one made while it ran (`context.authorize`) is numbered
