@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import { FileStore } from '@toolgate/ledger';
 import { PostgresStore } from '@toolgate/ledger-postgres';
-import { lockPerAppend } from '@toolgate/ledger-postgres/internal';
+import { lockPerAppend } from '@toolgate/ledger-postgres/testing';
 
 // KIND: postgres (PostgresStore, group commit), postgres-locked (the lock-per-append path of before
 // group commit, on a ledger a PostgresStore created), file (FileStore).
