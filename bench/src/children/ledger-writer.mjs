@@ -4,9 +4,17 @@
 import { createInterface } from 'node:readline';
 import { FileStore } from '@toolgate/ledger';
 import { PostgresStore } from '@toolgate/ledger-postgres';
+import { lockPerAppend } from '@toolgate/ledger-postgres/testing';
 
+// KIND: postgres (PostgresStore, group commit), postgres-locked (the lock-per-append path of before
+// group commit, on a ledger a PostgresStore created), file (FileStore).
 const [kind, location, name, ms, inFlight] = process.argv.slice(2);
-const store = kind === 'postgres' ? await PostgresStore.open(location) : await FileStore.open(location);
+const store =
+  kind === 'postgres'
+    ? await PostgresStore.open(location)
+    : kind === 'postgres-locked'
+      ? lockPerAppend(location)
+      : await FileStore.open(location);
 const payload = {
   callId: 'call',
   tool: 'oracle',

@@ -21,6 +21,7 @@ import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
+import { recordConfigPolicy } from './record-policy.js';
 import { startFailure } from './start-failure.js';
 import { concerns, listView, passingOn, SessionHub } from './surface/index.js';
 
@@ -140,6 +141,7 @@ export class Gateway {
     try {
       gateway.#approveAll(config.approve);
       if (reviewed === undefined) await gateway.#writeFirstLock();
+      await recordConfigPolicy(recorder, config.policy);
       await recorder.record('gateway.started', 'gateway', {
         servers: config.servers.map((server) => server.name),
         clients: [...config.clients.keys()],
@@ -230,6 +232,7 @@ export class Gateway {
     this.#approveAll(next.approve);
     this.#config = next;
     this.#grants = clientGrants(next);
+    await recordConfigPolicy(this.recorder, next.policy);
     await this.note('config.reloaded', { clients: [...next.clients.keys()] });
     this.#log(`reloaded ${next.source}`);
   }

@@ -1,12 +1,9 @@
 import { genesisHash } from '@toolgate/ledger';
 import type { ClientBase } from 'pg';
+import { groupCommitObjects, groupCommitSchema } from './group-commit-schema.js';
+import { eventsTable, headsTable } from './tables.js';
 
-/** The table of records: one canonical line a row, with the columns reads filter on. */
-export const eventsTable = 'toolgate_ledger_events';
-/** The table of heads: one row a ledger, locked by every append (it serialises them). */
-export const headsTable = 'toolgate_ledger_heads';
-/** The channel appends notify on (the payload is the ledger's name). */
-export const notifyChannel = 'toolgate_ledger';
+export { eventsTable, headsTable, notifyChannel } from './tables.js';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS ${headsTable} (
@@ -39,21 +36,16 @@ const schemaObjects = [headsTable, eventsTable, `${eventsTable}_run`, `${eventsT
  */
 export async function ensureLedger(client: ClientBase, ledger: string, create: boolean): Promise<boolean> {
   const found = await client.query<{ name: string | null }>(
-    'SELECT to_regclass(name) AS name FROM unnest($1::text[]) AS name',
-    [schemaObjects],
+    `SELECT CASE WHEN name LIKE '%(%' THEN to_regprocedure(name)::text ELSE to_regclass(name)::text END AS name
+       FROM unnest($1::text[]) AS name`,
+    [[...schemaObjects, ...groupCommitObjects]],
   );
-  const complete = found.rows.every((row) => row.name !== null);
-  if (!complete) {
+  const missing = found.rows.map((row) => row.name === null);
+  if (missing.slice(0, schemaObjects.length).some(Boolean)) {
     if (!create) return false;
-    await client.query('BEGIN');
-    try {
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('toolgate_ledger_schema'))");
-      await client.query(schema);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    }
+    await createSchema(client, schema + groupCommitSchema);
+  } else if (create && missing.some(Boolean)) {
+    await createSchema(client, groupCommitSchema);
   }
   const head = await client.query(`SELECT 1 FROM ${headsTable} WHERE ledger = $1`, [ledger]);
   if (head.rowCount === 1) return true;
@@ -63,4 +55,24 @@ export async function ensureLedger(client: ClientBase, ledger: string, create: b
     [ledger, genesisHash],
   );
   return true;
+}
+
+/**
+ * Creates group commit's table and function when missing: a database made before group commit,
+ * its ledger opened with `create: false`, gets them at its first append.
+ */
+export async function ensureGroupCommit(client: ClientBase): Promise<void> {
+  await createSchema(client, groupCommitSchema);
+}
+
+async function createSchema(client: ClientBase, text: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('toolgate_ledger_schema'))");
+    await client.query(text);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }

@@ -10,13 +10,16 @@ import type {
   RunSummary,
   TreeHead,
 } from '@toolgate/ledger';
+import { canonicalJson } from '@toolgate/ledger';
 import { LedgerTree, stamper } from '@toolgate/ledger/internal';
 import pg, { type Pool, type PoolClient } from 'pg';
-import { type AppendOutcome, appendBatch, checkStorableDraft, readHead } from './append-transaction.js';
+import { type AppendOutcome, checkStorableDraft, readHead } from './append-transaction.js';
 import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
+import { waitDurable } from './durable.js';
 import { followPostgres } from './follow.js';
+import { appendGrouped, type WaitingDraft } from './group-commit.js';
 import { queryRuns, readPages } from './read.js';
-import { ensureLedger } from './schema.js';
+import { ensureGroupCommit, ensureLedger } from './schema.js';
 import { Signal } from './signal.js';
 
 /** What {@link PostgresStore.open} takes. */
@@ -31,10 +34,22 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
-interface Pending {
-  draft: EventDraft;
+interface Pending extends WaitingDraft {
   resolve: (event: LedgerEvent) => void;
   reject: (error: unknown) => void;
+}
+
+/** PostgreSQL's codes for a table and a function that do not exist. */
+const missingObjects = ['42P01', '42883'];
+
+/** The payload's canonical JSON; INVALID_EVENT naming the event when it has none. */
+function canonicalPayload(draft: EventDraft): string {
+  try {
+    return canonicalJson(draft.payload ?? {});
+  } catch (error) {
+    const message = (error as Error).message.replace(/^value /, `the payload of event "${draft.kind}" `);
+    throw new ToolgateError('INVALID_EVENT', message, { cause: error });
+  }
 }
 
 /** How many queued appends one transaction takes at most. */
@@ -42,11 +57,12 @@ const maxBatch = 256;
 
 /**
  * A ledger in a PostgreSQL database, for fleets: many writer processes on many machines append to
- * the same ledger and its chain stays one total order, no gaps, no forks. Each append runs in a
- * transaction that locks the ledger's head row, seals the next records onto it and inserts them;
+ * the same ledger and its chain stays one total order, no gaps, no forks. An append puts its drafts
+ * in a table of waiting drafts and takes the lock on the ledger's head row; whoever holds that lock
+ * seals every waiting draft onto the head in one transaction (group commit across processes);
  * a unique (ledger, seq) and (ledger, id) are the second line of defence. Appends that queue up in
- * one process share a transaction. A failed append (the server restarting, the network) is an
- * error naming the ledger; the next append connects again.
+ * one process go in together. A failed append (the server restarting, the network) is an error
+ * naming the ledger; the next append connects again.
  *
  * `head()` is the head this store last saw (after its own appends): other writers move it too.
  *
@@ -123,13 +139,15 @@ export class PostgresStore implements LedgerStore {
         ),
       );
     }
+    let payload: string;
     try {
       checkStorableDraft(draft);
+      payload = canonicalPayload(draft);
     } catch (error) {
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      this.#queue.push({ draft, resolve, reject });
+      this.#queue.push({ draft, payload, resolve, reject });
       this.#draining ??= this.#drain();
     });
   }
@@ -144,10 +162,22 @@ export class PostgresStore implements LedgerStore {
 
   /**
    * The Merkle tree head over the records committed so far (by every writer): the first call reads
-   * and checks the ledger once, later calls only what was appended since.
+   * and checks the ledger once, later calls only what was appended since. It returns once the
+   * records it covers are on the server's disk.
    */
-  treeHead(): Promise<TreeHead> {
-    return this.#tree.head();
+  async treeHead(): Promise<TreeHead> {
+    const head = await this.#tree.head();
+    try {
+      const client = await this.#pool.connect();
+      try {
+        await waitDurable(client); // a head is signed: it covers only records a crash cannot take back
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      throw unavailable(this.#location, 'be read', error);
+    }
+    return head;
   }
 
   async runs(): Promise<RunSummary[]> {
@@ -197,12 +227,16 @@ export class PostgresStore implements LedgerStore {
     let appended: AppendOutcome;
     try {
       client = await this.#pool.connect();
-      appended = await appendBatch(
-        client,
-        this.#location.ledger,
-        batch.map(({ draft }) => draft),
-        this.#stamp,
-      );
+      try {
+        appended = await appendGrouped(client, this.#location.ledger, batch, this.#stamp);
+      } catch (error) {
+        if (!missingObjects.includes((error as { code?: string }).code ?? '')) throw error;
+        // A ledger made before group commit, opened without `create`: group commit's table and function.
+        client.release(true);
+        client = await this.#pool.connect();
+        await ensureGroupCommit(client);
+        appended = await appendGrouped(client, this.#location.ledger, batch, this.#stamp);
+      }
       client.release();
     } catch (error) {
       client?.release(true);
@@ -210,7 +244,7 @@ export class PostgresStore implements LedgerStore {
         ? error
         : unavailable(
             this.#location,
-            'store the append (nothing was stored unless the connection broke during the commit: ' +
+            'store the append (it may have been stored if the connection broke after the append was sent: ' +
               'append again; an event with an id is stored once however often it is appended)',
             error,
           );

@@ -2,6 +2,7 @@ import { emptyHead, type VerifyOptions, type VerifyResult } from '@toolgate/ledg
 import { ChainVerifier, isFault } from '@toolgate/ledger/internal';
 import pg, { type PoolClient } from 'pg';
 import { type LedgerLocation, ledgerLocation, unavailable } from './connection.js';
+import { waitDurable } from './durable.js';
 import { ensureLedger, eventsTable, headsTable } from './schema.js';
 
 /** What {@link verifyPostgresLedger} takes. */
@@ -98,6 +99,7 @@ async function verifyIn(
     if (rows.length < fetchSize) break;
   }
   await client.query('COMMIT');
+  await waitDurable(client); // what it verified cannot be lost in a crash
   const stored = head.rows[0];
   const last = verifier.head;
   if (!stored || Number(stored.next_seq) !== last.seq || stored.hash !== last.hash) {

@@ -54,6 +54,7 @@ export {
   backtestDecisions,
   type DecisionFault,
   type DecisionsResult,
+  parametersDigest,
   policyDigest,
   policyRecordedKind,
   policyRecordPayload,

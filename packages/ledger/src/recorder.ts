@@ -1,7 +1,8 @@
-import type { JsonObject, PolicySubject } from '@toolgate/core';
 import {
+  type JsonObject,
   type JsonValue,
   type PolicyDocument,
+  type PolicySubject,
   type Recorder,
   type ToolDescription,
   ToolgateError,
@@ -14,6 +15,7 @@ import type {
   ToolReturnedRecord,
 } from '@toolgate/core/internal';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
+import { parametersDigest } from './decisions/answer-binding.js';
 import { policyRecordedKind, policyRecordPayload } from './decisions/policy-record.js';
 import type { AppendOptions, LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
@@ -64,6 +66,8 @@ export class LedgerRecorder implements Recorder {
   #turn: number;
   /** Decisions recorded so far of each call that has not returned (a call may be decided mid-run too). */
   readonly #decisions = new Map<string, number>();
+  /** The recorded parameters of each call that has not returned, which its answers are bound to. */
+  readonly #parameters = new Map<string, JsonValue>();
 
   constructor(store: LedgerStore, options: LedgerRecorderOptions) {
     this.store = store;
@@ -129,6 +133,7 @@ export class LedgerRecorder implements Recorder {
 
   async toolCalled(record: ToolCalledRecord): Promise<void> {
     const { callId, tool, parameters } = record;
+    this.#parameters.set(callId, parameters as JsonValue);
     // Written now; made durable with policy.decided (or tool.returned), by the same fsync.
     await this.#call('tool.called', record, { callId, tool, parameters }, { durable: false });
   }
@@ -136,7 +141,14 @@ export class LedgerRecorder implements Recorder {
   async policyDecided(record: PolicyDecidedRecord): Promise<void> {
     const { callId, tool, decision, verdict, answer, reason, subject, client, agentPath } = record;
     const payload: JsonObject = { callId, tool, decision, verdict: { ...verdict } };
-    if (answer !== undefined) payload.answer = { ...answer };
+    if (answer !== undefined) {
+      // the answer as data binds to the exact parameters it answered for (verify --decisions checks it)
+      const called = this.#parameters.get(callId);
+      const bound: JsonObject = { ...answer };
+      if (called !== undefined)
+        bound.parametersDigest = parametersDigest(replaceLoneSurrogates(called).value);
+      payload.answer = bound;
+    }
     payload.reason = reason;
     if (subject !== undefined) payload.subject = subject === null ? null : subjectData(subject);
     if (client !== undefined) payload.client = client;
@@ -154,6 +166,7 @@ export class LedgerRecorder implements Recorder {
   async toolReturned(record: ToolReturnedRecord): Promise<{ runId: string; seq: number }> {
     const { callId, tool, durationMs } = record;
     this.#decisions.delete(callId);
+    this.#parameters.delete(callId);
     const payload: JsonObject = record.isError
       ? { callId, tool, isError: true, error: { code: record.error.code, message: record.error.message } }
       : { callId, tool, isError: false, output: record.output };

@@ -7,6 +7,7 @@ export {
   type BacktestUnjudged,
   backtestDecisions,
 } from './backtest.js';
+export { parametersDigest } from './answer-binding.js';
 export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
 export {
   type DecisionFault,

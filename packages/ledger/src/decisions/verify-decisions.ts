@@ -9,6 +9,7 @@ import {
   ToolgateError,
 } from '@toolgate/core';
 import type { LedgerEvent } from '../chain/event.js';
+import { answerBindingFault } from './answer-binding.js';
 import { policyDigest, policyRecordedKind } from './policy-record.js';
 
 /** A recorded decision that the recorded policy does not give, or that cannot be re-judged. */
@@ -132,6 +133,8 @@ function judge(
     return fault(`the recorded verdict is ${recorded}, the recorded policy gives ${replayed}`, replayed);
   }
   const answer = payload.answer as { approved?: unknown } | undefined;
+  const unbound = answerBindingFault(payload.answer as JsonObject | undefined, called);
+  if (unbound) return fault(unbound, replayed);
   const outcome =
     verdict.decision === 'ask' ? (answer?.approved === true ? 'allow' : 'deny') : verdict.decision;
   if (payload.decision !== outcome) {

@@ -44,7 +44,7 @@ describe('decisions recorded as data', () => {
     const events = await readAll(readLedgerFile(oldLedger));
     const { replay, decided } = await replayed(events, 'old-decisions', true);
     expect(replay.divergences).toEqual([]);
-    const answers = decided.map((event) => (event.payload as { answer?: unknown }).answer).filter(Boolean);
+    const answers = boundAnswers(decided);
     expect(answers).toEqual([
       { from: 'approver', approved: true, reason: 'glass is cheap' },
       { from: 'approver', approved: false },
@@ -80,7 +80,7 @@ describe('decisions recorded as data', () => {
     const { replay, results, decided } = await replayed(reworded as LedgerEvent[], 'grove', false);
     expect(replay.divergences).toEqual([]);
     expect(results).toEqual(live);
-    expect(decided.map((event) => (event.payload as { answer?: unknown }).answer).filter(Boolean)).toEqual([
+    expect(boundAnswers(decided)).toEqual([
       { from: 'approver', approved: true, reason: 'glass is cheap' },
       { from: 'approver', approved: false },
     ]);
@@ -136,3 +136,14 @@ describe('decisions recorded as data', () => {
     );
   });
 });
+
+/** The recorded answers, each checked to carry its parameters' digest, without it. */
+function boundAnswers(decided: readonly { payload: unknown }[]): unknown[] {
+  return decided.flatMap((event) => {
+    const answer = (event.payload as { answer?: Record<string, unknown> }).answer;
+    if (!answer) return [];
+    const { parametersDigest, ...rest } = answer;
+    expect(parametersDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    return [rest];
+  });
+}

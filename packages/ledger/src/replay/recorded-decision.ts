@@ -21,7 +21,8 @@ export function recordedDecision(payload: Payload): RecordedDecision {
   if (typeof payload.verdict === 'object' && payload.verdict !== null) {
     const recorded: RecordedDecision = { decision, verdict: payload.verdict as PolicyVerdict };
     if (typeof payload.answer === 'object' && payload.answer !== null)
-      recorded.answer = payload.answer as Answer;
+      // parametersDigest binds the record to its call; it is not part of the answer handed back
+      recorded.answer = withoutDigest(payload.answer as Answer & { parametersDigest?: unknown });
     return recorded;
   }
   return legacyDecision(payload, decision);
@@ -85,4 +86,9 @@ export function recordedJudged(payload: Payload): Judged {
   if (typeof payload.client === 'string') judged.client = payload.client;
   if (typeof payload.agentPath === 'string') judged.agentPath = payload.agentPath;
   return judged;
+}
+
+function withoutDigest(answer: Answer & { parametersDigest?: unknown }): Answer {
+  const { parametersDigest: _, ...rest } = answer;
+  return rest;
 }
