@@ -5,13 +5,17 @@
 //
 // Usage: FORWARD_TOKEN=… node bearer-forwarder.mjs --target http://127.0.0.1:PORT
 //        (prints "forwarder listening on http://127.0.0.1:N")
-import { request as httpRequest, createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { target: { type: 'string' }, port: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: { target: { type: 'string' }, port: { type: 'string', default: '0' } },
+});
 const token = process.env.FORWARD_TOKEN;
 if (values.target === undefined || token === undefined || token === '') {
-  process.stderr.write('usage: FORWARD_TOKEN=TOKEN node bearer-forwarder.mjs --target http://127.0.0.1:PORT\n');
+  process.stderr.write(
+    'usage: FORWARD_TOKEN=TOKEN node bearer-forwarder.mjs --target http://127.0.0.1:PORT\n',
+  );
   process.exit(2);
 }
 const target = new URL(values.target);

@@ -65,10 +65,18 @@ const tools = [
     description: 'Answers text, an image and an embedded resource.',
     inputSchema: noArguments,
   },
-  { name: 'test_tool_with_logging', description: 'Logs three messages while it runs.', inputSchema: noArguments },
+  {
+    name: 'test_tool_with_logging',
+    description: 'Logs three messages while it runs.',
+    inputSchema: noArguments,
+  },
   { name: 'test_tool_with_progress', description: 'Reports progress three times.', inputSchema: noArguments },
   { name: 'test_error_handling', description: 'Always fails.', inputSchema: noArguments },
-  { name: 'test_reconnection', description: 'Closes its response stream mid-call.', inputSchema: noArguments },
+  {
+    name: 'test_reconnection',
+    description: 'Closes its response stream mid-call.',
+    inputSchema: noArguments,
+  },
   {
     name: 'test_sampling',
     description: "Asks the client's model (sampling) with the prompt given.",
@@ -110,7 +118,12 @@ const defaultsForm = {
     name: { type: 'string', description: 'Name', default: 'John Doe' },
     age: { type: 'integer', description: 'Age', default: 30 },
     score: { type: 'number', description: 'Score', default: 95.5 },
-    status: { type: 'string', description: 'Status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    status: {
+      type: 'string',
+      description: 'Status',
+      enum: ['active', 'inactive', 'pending'],
+      default: 'active',
+    },
     verified: { type: 'boolean', description: 'Verified', default: true },
   },
 };
@@ -119,7 +132,10 @@ const enumsForm = {
   type: 'object',
   properties: {
     untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-    titledSingle: { type: 'string', oneOf: choices('value', ['First Option', 'Second Option', 'Third Option']) },
+    titledSingle: {
+      type: 'string',
+      oneOf: choices('value', ['First Option', 'Second Option', 'Third Option']),
+    },
     legacyEnum: {
       type: 'string',
       enum: ['opt1', 'opt2', 'opt3'],
@@ -140,7 +156,9 @@ async function callTool(server, transport, request, extra) {
       { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
       ElicitResultSchema,
     );
-    return { content: [text(`${label}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+    return {
+      content: [text(`${label}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)],
+    };
   };
   switch (name) {
     case 'test_simple_text':
@@ -178,9 +196,16 @@ async function callTool(server, transport, request, extra) {
         ],
       };
     case 'test_tool_with_logging':
-      for (const [index, message] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
+      for (const [index, message] of [
+        'Tool execution started',
+        'Tool processing data',
+        'Tool execution completed',
+      ].entries()) {
         if (index > 0) await sleep(50);
-        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: message } });
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level: 'info', data: message },
+        });
       }
       return { content: [text('Tool with logging executed successfully')] };
     case 'test_tool_with_progress': {
@@ -234,8 +259,18 @@ async function callTool(server, transport, request, extra) {
 }
 
 const resources = [
-  { uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' },
-  { uri: 'test://static-binary', name: 'static-binary', description: 'A static PNG image.', mimeType: 'image/png' },
+  {
+    uri: 'test://static-text',
+    name: 'static-text',
+    description: 'A static text resource.',
+    mimeType: 'text/plain',
+  },
+  {
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    description: 'A static PNG image.',
+    mimeType: 'image/png',
+  },
   {
     uri: 'test://watched-resource',
     name: 'watched-resource',
@@ -247,7 +282,9 @@ const templateUri = /^test:\/\/template\/([^/]+)\/data$/;
 
 function readResource(uri) {
   if (uri === 'test://static-text')
-    return { contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] };
+    return {
+      contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+    };
   if (uri === 'test://static-binary') return { contents: [{ uri, mimeType: 'image/png', blob: png }] };
   if (uri === 'test://watched-resource')
     return { contents: [{ uri, mimeType: 'text/plain', text: 'The content of the watched resource.' }] };
@@ -256,7 +293,11 @@ function readResource(uri) {
     const id = decodeURIComponent(match[1]);
     return {
       contents: [
-        { uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
+        {
+          uri,
+          mimeType: 'application/json',
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        },
       ],
     };
   }
@@ -332,7 +373,9 @@ function sessionServer(transport) {
   );
   const subscriptions = new Set();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(server, transport, request, extra));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(server, transport, request, extra),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
@@ -405,7 +448,10 @@ const http = createServer(async (request, response) => {
     // DNS-rebinding protection: only a loopback Host (and Origin, when sent)
     const loopback = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
     const origin = request.headers.origin;
-    if (!loopback.test(request.headers.host ?? '') || (origin !== undefined && !loopback.test(new URL(origin).host)))
+    if (
+      !loopback.test(request.headers.host ?? '') ||
+      (origin !== undefined && !loopback.test(new URL(origin).host))
+    )
       return fail(403, 'Host or Origin is not loopback');
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') return fail(404, 'not found');
     const body = request.method === 'POST' ? await readJson(request) : undefined;
