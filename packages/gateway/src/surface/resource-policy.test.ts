@@ -50,6 +50,9 @@ describe('policy judges resource reads on their URI', { timeout: 180_000 }, () =
   it('reads a granted URI policy allows, refuses one a rule denies (naming the rule), and records both', async () => {
     const allowed = 'demo://resource/static/document/architecture.md';
     const denied = 'demo://resource/static/document/features.md';
+    const listed = (await client.listResources()).resources.map((resource) => resource.uri);
+    expect(listed).toContain(allowed);
+    expect(listed).not.toContain(denied); // what a read would be refused is not offered
     const read = await client.readResource({ uri: allowed });
     expect(read.contents[0]?.uri).toBe(allowed);
     await expect(client.readResource({ uri: denied })).rejects.toThrow(

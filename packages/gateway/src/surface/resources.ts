@@ -8,12 +8,19 @@ import { refusedByPolicy } from './resource-policy.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, upstreamKey } from './upstream-lists.js';
 
-/** Every upstream resource `client` is granted (its URI unchanged), in config order. */
+/**
+ * Every upstream resource `client` is granted and policy lets it read (its URI unchanged), in
+ * config order: a URI a read of would be refused is not offered.
+ */
 export async function resourcesFor(gateway: Gateway, client: string): Promise<Resource[]> {
   const grant = surfaceGrantOf(gateway.client(client), client);
   const lists = await listResources(gateway);
   return lists.flatMap(({ server, items }) =>
-    items.filter((resource) => grant.resource(upstreamKey(server), resource.uri)),
+    items.filter(
+      (resource) =>
+        grant.resource(upstreamKey(server), resource.uri) &&
+        refusedByPolicy(gateway, client, resource.uri) === undefined,
+    ),
   );
 }
 

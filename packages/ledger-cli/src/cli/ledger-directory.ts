@@ -81,7 +81,8 @@ export async function verifyDirectoryCommand(directory: string, workers: number,
   const bad = statuses.filter((status) => !status.ok);
   const records = statuses.reduce((total, status) => total + status.count, 0);
   if (bad.length === 0) {
-    io.stdout.write(`${directory}: ok, ${statuses.length} chains verified (${records} records)\n`);
+    const chains = statuses.length === 1 ? '1 chain' : `${statuses.length} chains`;
+    io.stdout.write(`${directory}: ok, ${chains} verified (${records} records)\n`);
     return 0;
   }
   io.stderr.write(`${directory}: ${bad.length} of ${statuses.length} chains failed verification\n`);
