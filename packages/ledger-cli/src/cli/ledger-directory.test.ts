@@ -125,12 +125,14 @@ describe('the viewer of a ledger directory', () => {
   });
 });
 
-/** The chain's rows, once its follow has read the file (the viewer reads it in the background). */
+/** The chain's rows, once its follow has read and verified the file (the viewer does it in the background). */
 async function waitForRows(url: string): Promise<string> {
   return vi.waitFor(
     async () => {
       const text = await (await fetch(url)).text();
-      if (!text.includes('oracle')) throw new Error(`no rows yet: ${text.slice(0, 200)}`);
+      // the rows, and the state once the chain's follow has verified the whole file
+      if (!text.includes('oracle') || !text.includes('"state":"verified"'))
+        throw new Error(`no rows yet: ${text.slice(0, 200)}`);
       return text;
     },
     { timeout: 30_000, interval: 100 },
