@@ -20,6 +20,7 @@ const example = z.union([
         paths: z.array(z.string()).optional(),
         commands: z.array(z.array(z.string())).optional(),
         hosts: z.array(z.string()).optional(),
+        resources: z.array(z.string()).optional(),
       })
       .optional(),
   }),
@@ -52,6 +53,7 @@ export const policyDocumentSchema = z.strictObject({
       paths: patterns.optional(),
       commands: patterns.optional(),
       hosts: patterns.optional(),
+      resources: patterns.optional(),
       examples: z
         .strictObject({ match: z.array(example).optional(), not_match: z.array(example).optional() })
         .optional(),

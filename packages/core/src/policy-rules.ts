@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { Decision, PolicyRequest, PolicyRule, PolicySubject } from './policy.js';
+import { resourceUriMatcher } from './policy-resource-uris.js';
 import { compileWhere } from './policy-where.js';
 
 /** How strict each decision is: the strictest verdict wins. */
@@ -13,6 +14,7 @@ export type Resource =
   | { readonly kind: 'path'; readonly value: string }
   | { readonly kind: 'command'; readonly value: readonly string[] }
   | { readonly kind: 'host'; readonly value: string }
+  | { readonly kind: 'resource'; readonly value: string }
   | { readonly kind: 'none' }
   | { readonly kind: 'unknown' };
 
@@ -25,6 +27,8 @@ export interface CompiledRule {
   readonly constrained: boolean;
   readonly path?: (path: string) => boolean;
   readonly host?: (host: string) => boolean;
+  /** The rule's `resources` URI globs, as one test. */
+  readonly resource?: ((uri: string) => boolean) | undefined;
   readonly commands?: readonly (readonly string[])[];
   /**
    * The rule's conditions on the call itself (who makes it: `agents`, `clients`), checked after a
@@ -69,15 +73,17 @@ export class GlobCache {
 
 /** Compiles a rule's globs (lazily, through `globs`) and command patterns. */
 export function compileRule(rule: PolicyRule, index: number, globs = new GlobCache()): CompiledRule {
-  const { tools, paths, hosts, commands } = rule;
+  const { tools, paths, hosts, commands, resources } = rule;
   // One shape for every rule (absent matchers undefined), so lookups over thousands of rules stay monomorphic.
   return {
     index,
     rule,
     tool: tools ? globs.any(tools) : always,
-    constrained: paths !== undefined || commands !== undefined || hosts !== undefined,
+    constrained:
+      paths !== undefined || commands !== undefined || hosts !== undefined || resources !== undefined,
     path: paths ? globs.any(paths) : undefined,
     host: hosts ? globs.any(hosts.map((host) => host.toLowerCase())) : undefined,
+    resource: resources ? resourceUriMatcher(resources) : undefined,
     commands: commands?.map(commandTokens),
     applies: conditionsOf(rule, index, globs),
   };
@@ -117,6 +123,7 @@ export function resourcesOf(subject: PolicySubject | undefined): Resource[] {
     ...(subject.paths ?? []).map((value): Resource => ({ kind: 'path', value })),
     ...(subject.commands ?? []).map((value): Resource => ({ kind: 'command', value })),
     ...(subject.hosts ?? []).map((value): Resource => ({ kind: 'host', value })),
+    ...(subject.resources ?? []).map((value): Resource => ({ kind: 'resource', value })),
   ];
   return resources.length > 0 ? resources : [{ kind: 'none' }];
 }
@@ -139,6 +146,8 @@ export function judges(compiled: CompiledRule, resource: Resource): boolean {
       return compiled.path?.(resource.value) ?? false;
     case 'host':
       return compiled.host?.(resource.value.toLowerCase()) ?? false;
+    case 'resource':
+      return compiled.resource?.(resource.value) ?? false;
     case 'command': {
       const argv = resource.value;
       const matches = compiled.rule.decision === 'deny' ? commandCouldMatch : commandMatches;
@@ -211,6 +220,7 @@ export function describeRule(rule: PolicyRule): string {
   if (rule.paths) parts.push(`paths ${rule.paths.join(', ')}`);
   if (rule.commands) parts.push(`commands ${rule.commands.join(', ')}`);
   if (rule.hosts) parts.push(`hosts ${rule.hosts.join(', ')}`);
+  if (rule.resources) parts.push(`resources ${rule.resources.join(', ')}`);
   return parts.join(' ');
 }
 
@@ -221,6 +231,8 @@ export function describeResource(resource: Resource): string {
       return `path ${JSON.stringify(resource.value)}`;
     case 'host':
       return `host ${JSON.stringify(resource.value)}`;
+    case 'resource':
+      return `resource ${JSON.stringify(resource.value)}`;
     case 'command':
       return `command ${JSON.stringify(resource.value.map(readableToken).join(' '))}`;
     default:

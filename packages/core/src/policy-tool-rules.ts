@@ -72,6 +72,7 @@ export class ToolRules {
   #commands!: KeyTrie;
   #pathRules!: CompiledRule[];
   #hostRules!: CompiledRule[];
+  #resourceRules!: CompiledRule[];
   #denyCommandRules!: CompiledRule[];
 
   /** `scanBelow`: with fewer rules on paths, commands or hosts than this, they are scanned, not looked up. */
@@ -106,6 +107,7 @@ export class ToolRules {
     this.#commands = new KeyTrie();
     this.#pathRules = [];
     this.#hostRules = [];
+    this.#resourceRules = [];
     this.#denyCommandRules = [];
     for (const compiled of constrained) {
       const { paths, hosts, commands } = compiled.rule;
@@ -117,6 +119,7 @@ export class ToolRules {
       }
       if (paths) this.#pathRules.push(compiled);
       if (hosts) this.#hostRules.push(compiled);
+      if (compiled.rule.resources) this.#resourceRules.push(compiled); // URIs: scanned, not indexed
       if (commands && compiled.rule.decision === 'deny') this.#denyCommandRules.push(compiled);
     }
     this.#commandDeny = [...this.#denyCommandRules].sort(byRank);
@@ -155,6 +158,8 @@ export class ToolRules {
           ? scan(this.#hostRules, request, resource, best)
           : this.#hosts.best(host.split('.').reverse(), request, resource, best);
       }
+      case 'resource':
+        return scan(this.#resourceRules, request, resource, best);
       case 'command':
         return this.#judgeCommand(request, resource, best);
     }

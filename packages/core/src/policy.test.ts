@@ -114,7 +114,7 @@ describe('Policy', () => {
         expect(verdict.decision).toBe('deny');
         expect(verdict.rule).toBe(0);
         expect(verdict.reason).toContain(
-          'toolgate cannot tell which paths, commands or hosts "read_file" touches',
+          'toolgate cannot tell which paths, commands, hosts or resources "read_file" touches',
         );
         // a known subject that touches none of it is not denied
         expect(policy.decide(request('read_file', { paths: ['pub/a.txt'] })).decision).toBe('allow');

@@ -19,6 +19,8 @@ export interface PolicySubject {
   paths?: readonly string[];
   commands?: readonly (readonly string[])[];
   hosts?: readonly string[];
+  /** Resource URIs read (a gateway's `resources/read`, passed unchanged). */
+  resources?: readonly string[];
 }
 
 /**
@@ -61,6 +63,8 @@ export interface PolicyRule {
   commands?: readonly string[];
   /** Host globs, e.g. `api.example.com`, `*.example.com`. */
   hosts?: readonly string[];
+  /** Resource URI globs (`**` any characters, `*` any but `/`), e.g. `file:///srv/docs/**`. */
+  resources?: readonly string[];
   decision: Decision;
   /** Why, shown to the model when the rule refuses a call. */
   reason?: string;
@@ -213,7 +217,7 @@ export class RulePolicy implements Policy {
 }
 
 function unknownSubject(tool: string): string {
-  return `toolgate cannot tell which paths, commands or hosts "${tool}" touches`;
+  return `toolgate cannot tell which paths, commands, hosts or resources "${tool}" touches`;
 }
 
 /** A policy that allows every granted call (the gate's default: the grant is still the boundary). */

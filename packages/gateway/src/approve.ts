@@ -4,6 +4,7 @@ import type { ReviewedTool } from '@toolgate/mcp-client';
 import { parseDocument } from 'yaml';
 import type { GatewayConfig } from './config-load.js';
 import { ledgerLabel, readLedger } from './ledger-open.js';
+import { approvePrompt } from './lock/approve-prompt.js';
 import { lockPathOf, writeLockEntry } from './lock/lock-file.js';
 
 /**
@@ -14,6 +15,9 @@ import { lockPathOf, writeLockEntry } from './lock/lock-file.js';
  * that changed again after that report stays withheld. Returns the fingerprint.
  */
 export async function approveTool(config: GatewayConfig, tool: string, shown?: string): Promise<string> {
+  // a prompt is reviewed in the lock file alone (read at every list, so no reload is needed)
+  const prompt = await approvePrompt(config, tool, shown);
+  if (prompt !== undefined) return prompt;
   let fingerprint: string | undefined;
   let reviewed: ReviewedTool | undefined;
   for (const event of await readLedger(config.ledger, { kind: 'tool.changed' })) {

@@ -17,8 +17,11 @@ import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
 import { loadServableConfig, type ServeMode } from './start-checks.js';
+import { refuseStdioClient } from './start-refusal.js';
 
 const log = (line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`);
+/** True once the command line asks to serve a stdio client: a failed start then answers its initialize. */
+let answersStdioClient = false;
 
 async function main(): Promise<void> {
   const command = parseGatewayArgs(process.argv.slice(2), process.env);
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
     );
     return;
   }
+  answersStdioClient = command.transport === 'stdio';
   const mode: ServeMode = { transport: command.transport, env: process.env };
   const config = await loadServableConfig(command.config, mode);
   // An upstream's fault must never end the gateway: anything that escapes is logged, not fatal.
@@ -104,8 +108,10 @@ async function main(): Promise<void> {
   log(`listening on ${endpoint.url}`);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   const exitCode = (error as { exitCode?: number }).exitCode ?? (ToolgateError.is(error) ? 2 : 1);
   process.stderr.write(`toolgate-gateway: ${messageOf(error)}\n`);
+  // the client that started this gateway shows its initialize's error, not "Connection closed"
+  if (answersStdioClient && !process.stdin.isTTY) await refuseStdioClient(messageOf(error));
   process.exit(exitCode);
 });

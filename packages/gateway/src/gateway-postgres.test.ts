@@ -30,7 +30,9 @@ const withLedger = (workspace: string, ledger: string) =>
 
 /** Runs the gateway command until it exits (it must: its ledger cannot open); its exit code and stderr. */
 async function failedStart(args: string[]): Promise<{ code: number; stderr: string }> {
-  return promisify(execFile)(process.execPath, args, { timeout: 60_000 }).then(
+  const running = promisify(execFile)(process.execPath, args, { timeout: 60_000 });
+  running.child.stdin?.end(); // no client: a failed stdio start does not wait for one's initialize
+  return running.then(
     ({ stderr }) => ({ code: 0, stderr }),
     (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
   );

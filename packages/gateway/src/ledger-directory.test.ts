@@ -69,5 +69,16 @@ describe('many gateway processes on one config', { timeout: 180_000 }, () => {
     expect(run.stderr).toMatch(
       /already open for writing by process \d+.*make the ledger a directory — ledger: .*one\.ledger\/ —/,
     );
+
+    // a real client sees the reason and the fix as its initialize's error, not "Connection closed"
+    const second = sdkClient(() => 'none');
+    const refused = await connectStdio(second, config).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(refused?.message).toMatch(
+      /toolgate-gateway could not start: .*already open for writing by process \d+.*make the ledger a directory — ledger: .*one\.ledger\/ —/,
+    );
+    expect(refused?.message).not.toMatch(/Connection closed/);
   });
 });

@@ -7,4 +7,5 @@
  * @module
  */
 export { type CliIo, exitCodes, main } from './cli/main.js';
+export { serveLedgerDirectory } from './viewer/directory-server.js';
 export { type LedgerViewer, type ServeLedgerOptions, serveLedger } from './viewer/server.js';

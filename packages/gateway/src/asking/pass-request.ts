@@ -19,6 +19,9 @@ const kinds: Record<string, Kind> = {
   'roots/list': 'roots',
 };
 
+/** Per gateway, the upstreams whose roots/list outside any call was already recorded. */
+const rootsToldOutsideCalls = new WeakMap<Gateway, Set<string>>();
+
 const resultSchemas = {
   elicitation: ElicitResultSchema,
   sampling: CreateMessageResultSchema,
@@ -45,6 +48,14 @@ export async function passRequest(
   const client = 'client' in owner ? owner.client : undefined;
   const refusal = 'none' in owner ? owner.none : refusalFor(gateway, owner, kind);
   if (refusal !== undefined) {
+    // Many servers list roots as they start, with no call to tie it to: that is recorded (and
+    // logged) once per upstream and process, not again on every start of its session.
+    if (kind === 'roots' && 'none' in owner) {
+      const told = rootsToldOutsideCalls.get(gateway) ?? new Set<string>();
+      rootsToldOutsideCalls.set(gateway, told);
+      if (told.has(server)) return { roots: [] };
+      told.add(server);
+    }
     const reason = `upstream "${server}" asked ${request.method}, declined: ${refusal}`;
     gateway.log(reason);
     await gateway.note('upstream.asked', {

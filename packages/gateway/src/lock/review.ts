@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../config-load.js';
 import { readLedger } from '../ledger-open.js';
-import { lockPathOf, readLock } from './lock-file.js';
+import { promptChanges } from './approve-prompt.js';
+import { lockPathOf, readLock, readLockFile } from './lock-file.js';
 
 /** A tool change awaiting review: the latest reported for the tool, not yet in the lock file. */
 export interface PendingChange {
@@ -10,6 +11,8 @@ export interface PendingChange {
   before?: { description: string; inputSchema: unknown };
   after: { description: string; inputSchema: unknown };
   reason?: string;
+  /** Set for a prompt (its "input schema" is then its arguments). */
+  kind?: 'prompt';
 }
 
 /**
@@ -27,13 +30,39 @@ export async function pendingChanges(config: GatewayConfig): Promise<PendingChan
     latest.delete(payload.tool);
     latest.set(payload.tool, payload as PendingChange);
   }
-  return [...latest.values()].filter((change) => lock.get(change.tool)?.fingerprint !== change.fingerprint);
+  const tools = [...latest.values()].filter(
+    (change) => lock.get(change.tool)?.fingerprint !== change.fingerprint,
+  );
+  return [...tools, ...(await pendingPrompts(config))];
+}
+
+/** Every prompt whose latest reported change the lock file does not hold. */
+async function pendingPrompts(config: GatewayConfig): Promise<PendingChange[]> {
+  const reviewed = (await readLockFile(lockPathOf(config.source)))?.prompts ?? {};
+  const latest = new Map<string, PendingChange>();
+  const shape = (text: string) => {
+    const parsed = JSON.parse(text) as { description: string; arguments: unknown };
+    return { description: parsed.description, inputSchema: parsed.arguments };
+  };
+  for (const change of await promptChanges(config)) {
+    latest.delete(change.prompt);
+    latest.set(change.prompt, {
+      kind: 'prompt',
+      tool: change.prompt,
+      server: change.server,
+      fingerprint: change.fingerprint,
+      ...(change.before === undefined ? {} : { before: shape(change.before) }),
+      after: shape(change.after),
+      ...(change.change === 'added' ? { reason: 'a prompt the lock file never named' } : {}),
+    });
+  }
+  return [...latest.values()].filter((change) => reviewed[change.tool]?.fingerprint !== change.fingerprint);
 }
 
 /** The text `review` prints for one change: its description and schema as a line diff, and the command that approves exactly it. */
 export function describePending(change: PendingChange, configPath: string): string {
   const lines = [
-    `${change.tool} on upstream "${change.server}"${change.reason ? ` (${change.reason})` : ''}`,
+    `${change.kind === 'prompt' ? 'prompt ' : ''}${change.tool} on upstream "${change.server}"${change.reason ? ` (${change.reason})` : ''}`,
   ];
   const before = change.before;
   lines.push(
@@ -43,7 +72,7 @@ export function describePending(change: PendingChange, configPath: string): stri
   const schema = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
   const schemaDiff = lineDiff(schema(before?.inputSchema), schema(change.after.inputSchema));
   lines.push(
-    schemaDiff.every((line) => line.startsWith(' ')) ? '  input schema: unchanged' : '  input schema:',
+    `  ${change.kind === 'prompt' ? 'arguments' : 'input schema'}:${schemaDiff.every((line) => line.startsWith(' ')) ? ' unchanged' : ''}`,
     ...(schemaDiff.every((line) => line.startsWith(' ')) ? [] : schemaDiff.map((line) => `    ${line}`)),
     `  approve exactly this: toolgate-gateway approve ${change.tool} --fingerprint ${change.fingerprint} --config ${configPath}`,
   );

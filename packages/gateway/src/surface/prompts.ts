@@ -3,18 +3,26 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '@toolgate/core';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import type { Gateway } from '../gateway.js';
+import { type ListedPrompt, reviewedPrompts } from '../lock/prompt-reviews.js';
 import { notGranted, rpcError, upstreamError } from './refusals.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, servedName } from './upstream-lists.js';
 
-/** Every upstream prompt `client` is granted, named as the gateway serves it (`prefix__name`). */
+/**
+ * Every upstream prompt `client` is granted, named as the gateway serves it (`prefix__name`), that
+ * the lock file's reviews allow (a new or changed prompt is withheld until approved).
+ */
 export async function promptsFor(gateway: Gateway, client: string): Promise<Prompt[]> {
   const grant = surfaceGrantOf(gateway.client(client), client).prompts;
-  const lists = await listAll(gateway);
+  const reviewed = await reviewedPrompts(gateway, listedPrompts(await listAll(gateway)));
+  return reviewed
+    .map(({ served, prompt }) => ({ ...prompt, name: served }))
+    .filter((prompt) => grant.allows(prompt.name));
+}
+
+function listedPrompts(lists: Array<{ server: McpServerConfig; items: Prompt[] }>): ListedPrompt[] {
   return lists.flatMap(({ server, items }) =>
-    items
-      .map((prompt) => ({ ...prompt, name: servedName(server, prompt.name) }))
-      .filter((prompt) => grant.allows(prompt.name)),
+    items.map((prompt) => ({ served: servedName(server, prompt.name), server: server.name, prompt })),
   );
 }
 
@@ -43,6 +51,18 @@ export async function getPrompt(
     );
   }
   const { server, remoteName } = found;
+  // only a prompt its upstream lists, as the lock file's review of it allows
+  const listed = listedPrompts(await listAll(gateway, [server])).filter((entry) => entry.served === name);
+  if ((await reviewedPrompts(gateway, listed)).length === 0) {
+    const reason = listed.length === 0 ? 'its upstream does not list it' : 'not reviewed';
+    await gateway.note('prompt.got', { ...record, server: server.name, outcome: 'refused', reason });
+    throw rpcError(
+      ErrorCode.InvalidParams,
+      listed.length === 0
+        ? `upstream "${server.name}" does not list prompt ${JSON.stringify(name)}, so it cannot be reviewed; the gateway serves only listed prompts`
+        : `prompt ${JSON.stringify(name)} is new or changed since its review in the lock file: see toolgate-gateway review --config ${gateway.config.source}, then approve it (toolgate-gateway approve ${name} --fingerprint F --config ${gateway.config.source})`,
+    );
+  }
   try {
     const result = await gateway.resolver.request(
       server.name,
@@ -66,12 +86,20 @@ export async function getPrompt(
   }
 }
 
-function listAll(gateway: Gateway): Promise<Array<{ server: McpServerConfig; items: Prompt[] }>> {
-  return eachUpstream(gateway, 'prompts', 'listing its prompts', (upstream, timeout) =>
-    collectPages(async (cursor) => {
-      const page = await upstream.listPrompts(cursor === undefined ? {} : { cursor }, { timeout });
-      return { items: page.prompts, nextCursor: page.nextCursor };
-    }),
+function listAll(
+  gateway: Gateway,
+  only?: readonly McpServerConfig[],
+): Promise<Array<{ server: McpServerConfig; items: Prompt[] }>> {
+  return eachUpstream(
+    gateway,
+    'prompts',
+    'listing its prompts',
+    (upstream, timeout) =>
+      collectPages(async (cursor) => {
+        const page = await upstream.listPrompts(cursor === undefined ? {} : { cursor }, { timeout });
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      }),
+    only,
   );
 }
 

@@ -4,15 +4,23 @@ import { messageOf } from '@toolgate/core';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import type { Gateway } from '../gateway.js';
 import { notGranted, rpcError, upstreamError } from './refusals.js';
+import { refusedByPolicy } from './resource-policy.js';
 import { surfaceGrantOf } from './surface-grant.js';
 import { collectPages, eachUpstream, upstreamKey } from './upstream-lists.js';
 
-/** Every upstream resource `client` is granted (its URI unchanged), in config order. */
+/**
+ * Every upstream resource `client` is granted and policy lets it read (its URI unchanged), in
+ * config order: a URI a read of would be refused is not offered.
+ */
 export async function resourcesFor(gateway: Gateway, client: string): Promise<Resource[]> {
   const grant = surfaceGrantOf(gateway.client(client), client);
   const lists = await listResources(gateway);
   return lists.flatMap(({ server, items }) =>
-    items.filter((resource) => grant.resource(upstreamKey(server), resource.uri)),
+    items.filter(
+      (resource) =>
+        grant.resource(upstreamKey(server), resource.uri) &&
+        refusedByPolicy(gateway, client, resource.uri) === undefined,
+    ),
   );
 }
 
@@ -92,8 +100,8 @@ export async function subscribeResource(gateway: Gateway, client: string, uri: s
 
 /**
  * The one upstream `client` may reach `uri` on: the one whose key a matching `resources` pattern
- * names, or, among several, the one that lists the URI. Else refused: recorded as `kind` and thrown
- * as the JSON-RPC error naming the fix.
+ * names, or, among several, the one that lists the URI — and then only if policy allows the read
+ * (judged on the URI). Else refused: recorded as `kind` and thrown as the JSON-RPC error naming the fix.
  */
 async function upstreamOf(
   gateway: Gateway,
@@ -124,6 +132,20 @@ async function upstreamOf(
         `narrow clients.${client}.resources in ${gateway.config.source} to one upstream's prefix`;
       return refuse('ambiguous upstream', rpcError(ErrorCode.InvalidParams, message));
     }
+  }
+  const refused = refusedByPolicy(gateway, client, uri);
+  if (refused !== undefined) {
+    const { decision, rule, reason } = refused.verdict;
+    await gateway.note(kind, {
+      client,
+      uri,
+      server: candidates[0]!.name,
+      outcome: 'refused',
+      reason: `policy: ${reason}`,
+      decision,
+      ...(rule === undefined ? {} : { rule }),
+    });
+    throw refused.error;
   }
   return candidates[0]!;
 }

@@ -1,10 +1,15 @@
 // A small upstream MCP server of our own (the SDK's low-level Server over stdio) for the gateway's
-// tests: `note` echoes its text; `pid` answers its process id; `hang` reports progress once and then
+// tests (and one prompt, `brief`): `note` echoes its text; `pid` answers its process id; `hang` reports progress once and then
 // never answers (until the process is killed); `rewrite` changes the description of `note` and sends list_changed; `junk` writes a line that is not
 // JSON-RPC to stdout and never answers.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 // CHANGING_NOTE sets the first description of `note`; CHANGING_EXTRA=1 lists one more tool, `extra`
 // (a definition changed, or a tool added, between two gateway starts)
@@ -23,8 +28,18 @@ const tools = () => [
 
 const server = new Server(
   { name: 'changing', version: '1.0.0' },
-  { capabilities: { tools: { listChanged: true } } },
+  { capabilities: { tools: { listChanged: true }, prompts: {} } },
 );
+// one prompt, `brief`, whose description CHANGING_PROMPT sets (a prompt changed between two starts)
+const brief = {
+  name: 'brief',
+  description: process.env.CHANGING_PROMPT ?? 'Summarise the notes.',
+  arguments: [{ name: 'topic', required: false }],
+};
+server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [brief] }));
+server.setRequestHandler(GetPromptRequestSchema, () => ({
+  messages: [{ role: 'user', content: { type: 'text', text: brief.description } }],
+}));
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools() }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;

@@ -6,6 +6,7 @@ import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';
 import { loadLedger } from '../viewer/load.js';
 import type { ViewerCheckpoint, ViewerSnapshot } from '../viewer/snapshot.js';
+import { chainsOf, isDirectory } from './ledger-directory.js';
 import type { CliIo } from './main.js';
 import { shownProse } from './quote.js';
 import { openCheckpoint, readVerifierKeys, UsageProblem } from './trust-io.js';
@@ -55,6 +56,16 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   if (!out) return usageError(io, '"export" needs --html OUT.html, the page to write');
   if (resolve(out) === resolve(file)) {
     return usageError(io, `--html "${out}" is the ledger itself; name another file for the page`);
+  }
+  if (isDirectory(file)) {
+    const names = chainsOf(file).map((chain) => `  ${chain.file}`);
+    return usageError(
+      io,
+      `${file} is a ledger directory; export takes one chain of it` +
+        (names.length === 0
+          ? ' (it holds none yet)'
+          : `:\n${names.join('\n')}\n(verify ${file} shows each one's status)`),
+    );
   }
   let snapshot = await loadLedger(file);
   if (values.checkpoint?.length) {

@@ -6,6 +6,7 @@ import { ledgerLocation } from '@toolgate/ledger-postgres/internal';
 import { packageVersion } from '../package-version.js';
 import { exportCommand } from './export.js';
 import { formatEvent, stylesFor } from './format.js';
+import { isDirectory, verifyDirectoryCommand } from './ledger-directory.js';
 import { progressLine } from './progress.js';
 import { safeJson, shownProse, shownWord } from './quote.js';
 import { serveCommand } from './serve.js';
@@ -25,12 +26,14 @@ export const exitCodes = { ok: 0, corrupt: 1, usage: 2, unavailable: 3 } as cons
 const usage = `usage: toolgate-ledger <command> FILE [options]
 
 FILE is a JSONL ledger file, or a ledger in PostgreSQL: postgres://USER@HOST:PORT/DATABASE?ledger=NAME
-(verify, show, head and runs work on it)
+(verify, show, head and runs work on it); verify and serve also take a ledger directory (DIR: one
+chain file per process, as the gateway's "ledger: DIR/" writes)
 
 commands:
   verify FILE [--head HASH] [--workers N]
                               verify the hash chain; prints the count, or the first bad seq and why
                               (--workers N checks on N threads: faster on idle cores)
+  verify DIR                  verify every chain of a ledger directory, each named with its result
   show FILE [--json] [--run ID] [--kind KIND] [--follow]
                               print the events (coloured on a terminal; NO_COLOR turns it off)
   head FILE                   print the seq and hash of the last record, to keep elsewhere
@@ -56,6 +59,7 @@ commands:
 examples:
   toolgate-ledger head run.jsonl        # 3 5f1c…  (keep the hash elsewhere)
   toolgate-ledger verify run.jsonl --head 5f1c…
+  toolgate-ledger verify ./ledgers/     # each gateway-….jsonl, then "ok, 3 chains verified"
   toolgate-ledger runs 'postgres://toolgate@db.internal/agents?ledger=fleet'
 
 exit codes: 0 sound, 1 failed verification, 2 usage error, 3 cannot read the ledger
@@ -114,6 +118,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     io.stderr.write(usageMessage({ command: 'toolgate-ledger', problem: (error as Error).message }));
     return exitCodes.usage;
+  }
+  if (!isPostgresUrl(file) && isDirectory(file)) {
+    if (command !== 'verify' || values.head !== undefined) {
+      const what = command === 'verify' ? '--head' : `"${command}"`;
+      io.stderr.write(
+        `toolgate-ledger: ${file} is a ledger directory (one chain per process); ${what} takes one chain ` +
+          `of it (toolgate-ledger ${command} ${file.replace(/\/$/, '')}/NAME.jsonl), and "verify ${file}" verifies them all\n`,
+      );
+      return exitCodes.usage;
+    }
+    try {
+      return await verifyDirectoryCommand(file, workers, io);
+    } catch (error) {
+      return fail(error, io);
+    }
   }
   try {
     if (command === 'show') return await show(file, values, io);

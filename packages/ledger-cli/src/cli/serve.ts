@@ -1,14 +1,18 @@
 import { once } from 'node:events';
 import { parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
+import { serveLedgerDirectory } from '../viewer/directory-server.js';
 import { isLoopbackHost } from '../viewer/host-guard.js';
 import { serveLedger } from '../viewer/server.js';
+import { isDirectory } from './ledger-directory.js';
 import type { CliIo } from './main.js';
 
 /** The help of `toolgate-ledger serve`. */
-export const serveUsage = `usage: toolgate-ledger serve FILE [--port N] [--host ADDRESS]
+export const serveUsage = `usage: toolgate-ledger serve FILE|DIR [--port N] [--host ADDRESS]
 
 Serves a read-only page of the ledger: its verification, its runs, a lane per agent, every call
-with its policy verdict and result, and new records live while a run is still writing.
+with its policy verdict and result, and new records live while a run is still writing. Given a
+ledger directory (one chain per process, as the gateway's "ledger: DIR/" writes), the first page
+lists every chain with its verification, and each links to that chain's page.
 
   --port N          the port (default 0: any free one; the URL is printed)
   --host ADDRESS    the address to listen on (default 127.0.0.1; anything but loopback is reachable
@@ -16,6 +20,7 @@ with its policy verdict and result, and new records live while a run is still wr
 
 example:
   toolgate-ledger serve .ledgers/oracle-grove.jsonl --port 4400   # then open http://127.0.0.1:4400/
+  toolgate-ledger serve ./ledgers/                                 # the chains, then /chains/NAME/
 
 exit codes: 0 stopped (Ctrl-C), 2 usage error, 3 cannot listen or the page is not built
 `;
@@ -49,7 +54,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   if (host.trim() === '') return usageError(io, '--host must not be empty');
   let viewer: Awaited<ReturnType<typeof serveLedger>>;
   try {
-    viewer = await serveLedger(file, { host, port });
+    viewer = await (isDirectory(file) ? serveLedgerDirectory : serveLedger)(file, { host, port });
   } catch (error) {
     io.stderr.write(`toolgate-ledger: ${ToolgateError.is(error) ? error.message : String(error)}\n`);
     return 3;

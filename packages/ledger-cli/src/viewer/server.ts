@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolgateError } from '@toolgate/core';
 import { pageAssets } from './assets.js';
@@ -42,17 +42,78 @@ export interface LedgerViewer {
  * console.log(`open ${viewer.url}`);
  */
 export async function serveLedger(file: string, options: ServeLedgerOptions = {}): Promise<LedgerViewer> {
+  const pages = await ledgerPages(file, options);
+  return listen(
+    options,
+    (path, request, response) => {
+      if (!pages.handle(path, request.method === 'HEAD', response))
+        plain(response, 404, `no page at ${path}; the ledger is at /\n`);
+    },
+    pages.close,
+  );
+}
+
+/** One ledger's page and its data (`''` the page, `events`, `rows`), to mount at a path of a server. */
+export interface LedgerPages {
+  /** Answers `path` (relative to where the pages are mounted); false when it is not one of them. */
+  handle(path: string, head: boolean, response: ServerResponse): boolean;
+  close(): void;
+}
+
+/** The page of one ledger file and its live data, from one shared verifying follow. */
+export async function ledgerPages(
+  file: string,
+  options: Pick<ServeLedgerOptions, 'pollMs' | 'maxStreams'> = {},
+): Promise<LedgerPages> {
   const assets = await pageAssets();
   const page = renderPage(assets);
   const policy = contentSecurityPolicy(assets);
-  const host = options.host ?? '127.0.0.1';
-  let allowed = allowListFor(host, options.port ?? 0);
   const index = LedgerIndex.open(file, options.pollMs === undefined ? {} : { pollMs: options.pollMs });
   const streams = new LiveStreams(
     index,
     options.maxStreams === undefined ? {} : { maxStreams: options.maxStreams },
   );
+  return {
+    handle(path, head, response) {
+      const [route, query = ''] = path.split('?', 2) as [string, string?];
+      if (route === '') {
+        response.writeHead(200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': policy,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-store',
+        });
+        response.end(head ? undefined : page);
+        return true;
+      }
+      if (route === 'events') {
+        streams.serve(response);
+        return true;
+      }
+      if (route === 'rows') {
+        void rows(index, new URLSearchParams(query), response);
+        return true;
+      }
+      return false;
+    },
+    close() {
+      streams.close();
+      index.close();
+    },
+  };
+}
 
+/**
+ * Listens on `options.host`/`port` with the viewer's guards (the bound `Host` and `Origin` only;
+ * GET and HEAD only) and hands every other request's path, without its leading `/`, to `route`.
+ */
+export async function listen(
+  options: Pick<ServeLedgerOptions, 'host' | 'port'>,
+  route: (path: string, request: IncomingMessage, response: ServerResponse) => void,
+  closing: () => void,
+): Promise<LedgerViewer> {
+  const host = options.host ?? '127.0.0.1';
+  let allowed = allowListFor(host, options.port ?? 0);
   const server = createServer((request, response) => {
     const refusal = refuseHost(request, allowed);
     if (refusal) return plain(response, 403, `${refusal}\n`);
@@ -61,18 +122,7 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
       return plain(response, 405, 'this viewer is read-only: only GET and HEAD\n');
     }
     const url = new URL(request.url ?? '/', 'http://viewer');
-    if (url.pathname === '/') {
-      response.writeHead(200, {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': policy,
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'no-store',
-      });
-      return void response.end(request.method === 'HEAD' ? undefined : page);
-    }
-    if (url.pathname === '/events') return void streams.serve(response);
-    if (url.pathname === '/rows') return void rows(index, url.searchParams, response);
-    return plain(response, 404, `no page at ${url.pathname}; the ledger is at /\n`);
+    route(`${url.pathname.slice(1)}${url.search}`, request, response);
   });
   server.listen(options.port ?? 0, host);
   try {
@@ -87,7 +137,7 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
       }),
     ]);
   } catch (error) {
-    index.close();
+    closing();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -96,15 +146,15 @@ export async function serveLedger(file: string, options: ServeLedgerOptions = {}
   return {
     url: `http://${shown}:${port}/`,
     async close() {
-      streams.close();
-      index.close();
+      closing();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
 
-function plain(response: ServerResponse, status: number, text: string): void {
+/** A plain-text answer (errors, refusals). */
+export function plain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'X-Content-Type-Options': 'nosniff',

@@ -164,10 +164,10 @@ export function judgedRequest(
   return request;
 }
 
-/** True when a rule with paths, commands or hosts names the tool (by core's own tool matching). */
+/** True when a rule with paths, commands, hosts or resources names the tool (by core's own tool matching). */
 export function dependsOnSubject(document: PolicyDocument, tool: string): boolean {
   return document.rules.some((rule) => {
-    if (!rule.paths && !rule.commands && !rule.hosts) return false;
+    if (!rule.paths && !rule.commands && !rule.hosts && !rule.resources) return false;
     if (!rule.tools) return true;
     const probe = new RulePolicy({ default: 'allow', rules: [{ tools: rule.tools, decision: 'deny' }] });
     return probe.decide({ agent: 'probe', tool, parameters: {} }).decision === 'deny';
