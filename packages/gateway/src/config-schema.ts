@@ -1,5 +1,7 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
+import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
+import { rateLimitSchema } from './limits/rate-limiter.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
@@ -38,6 +40,10 @@ export const clientSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+  // over HTTP with oauth: the access tokens this client is (their sub, client_id, groups, scopes)
+  match: clientMatchSchema.optional(),
+  // calls a second and calls at once; past them a call is refused RATE_LIMITED
+  rate_limit: rateLimitSchema.optional(),
   // whether an upstream may ask this client's user (during this client's call): default elicitation
   // and roots allow, sampling deny (it spends the client's model)
   elicitation: z.enum(['allow', 'deny']).optional(),
@@ -85,6 +91,8 @@ export const gatewayConfigSchema = z.strictObject({
       session_idle_ms: z.number().int().min(1000).optional(),
     })
     .optional(),
+  // the gateway as an OAuth 2.1 resource server: the issuer whose JWT access tokens it takes
+  oauth: oauthSchema.optional(),
   // a policy file's path, or the policy written inline: core's one schema for a policy document
   policy: z.union([nonEmpty, policyDocumentSchema]).optional(),
   ledger: nonEmpty,
