@@ -7,6 +7,7 @@ import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import { ZodError, type z } from 'zod';
 import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
+import { upstreamFetch } from './auth/upstream-tokens.js';
 import { lineOf } from './config-lines.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
@@ -153,7 +154,18 @@ function resolveConfig(
           expand(value, [...at, 'headers', key]),
         ]),
       );
-      return { ...common, url: expand(server.url, [...at, 'url']), headers };
+      const url = expand(server.url, [...at, 'url']);
+      if (server.oauth === undefined) return { ...common, url, headers };
+      try {
+        return {
+          ...common,
+          url,
+          headers,
+          fetch: upstreamFetch({ upstream: name, url, section: server.oauth, env }),
+        };
+      } catch (error) {
+        throw fault(source, lineAt([...at, 'oauth']), messageOf(error));
+      }
     }
     return {
       ...common,

@@ -1,6 +1,7 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
+import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
 import { rateLimitSchema } from './limits/rate-limiter.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
@@ -21,6 +22,8 @@ export const upstreamSchema = z
     cwd: nonEmpty.optional(),
     url: nonEmpty.optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    // the upstream's access tokens, obtained by the gateway (client credentials)
+    oauth: upstreamOAuthSchema.optional(),
     prefix: z
       .string()
       .regex(/^[a-zA-Z0-9_.-]{1,32}$/, 'must be 1–32 letters, digits, "_", "." or "-"')
@@ -31,6 +34,9 @@ export const upstreamSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), {
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',
+  })
+  .refine((server) => server.oauth === undefined || server.url !== undefined, {
+    message: 'oauth is for a streamable HTTP server (url); a stdio server is given its secrets in env',
   });
 
 /** One client in the gateway's YAML: its grants (glob patterns of tool and prompt names, resource URIs) and, over HTTP, its token. */

@@ -1,5 +1,6 @@
 import { messageOf } from '@toolgate/core';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { issuerMetadata } from './issuer-metadata.js';
 import type { OAuthSettings } from './oauth-schema.js';
 
 /** Who a verified access token says is calling: recorded with each of its calls. */
@@ -108,40 +109,12 @@ export class AccessTokenVerifier {
   }
 }
 
-/** The issuer's `jwks_uri`, from its OAuth metadata (RFC 8414) or, failing that, its OpenID configuration. */
+/** The issuer's `jwks_uri`, from its metadata. */
 async function discoverJwksUri(issuer: string): Promise<string> {
-  const url = new URL(issuer);
-  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-  const places = [
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${url.origin}${path}/.well-known/openid-configuration`,
-  ];
-  const problems: string[] = [];
-  for (const place of places) {
-    try {
-      const response = await fetch(place, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
-      if (!response.ok) {
-        problems.push(`${place}: HTTP ${response.status}`);
-        continue;
-      }
-      const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-      // RFC 8414 §3.3: the metadata must be the issuer's own
-      if (metadata.issuer !== issuer) {
-        problems.push(
-          `${place}: its issuer is ${JSON.stringify(metadata.issuer)}, not ${JSON.stringify(issuer)}`,
-        );
-        continue;
-      }
-      if (typeof metadata.jwks_uri !== 'string') {
-        problems.push(`${place}: no jwks_uri`);
-        continue;
-      }
-      return metadata.jwks_uri;
-    } catch (error) {
-      problems.push(`${place}: ${messageOf(error)}`);
-    }
-  }
-  throw new Error(`no usable metadata (${problems.join('; ')}); set oauth.jwks_uri`);
+  const metadata = await issuerMetadata(issuer);
+  if (metadata.jwks_uri === undefined)
+    throw new Error(`the metadata of ${issuer} names no jwks_uri; set oauth.jwks_uri`);
+  return metadata.jwks_uri;
 }
 
 function identityOf(payload: JWTPayload, settings: OAuthSettings): CallerIdentity | undefined {

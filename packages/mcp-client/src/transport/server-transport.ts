@@ -36,7 +36,7 @@ export function serverTransport(
             'raise the limit in its config if this server is trusted to send more'
         : oversizeFault(limits),
     );
-  });
+  }, config.fetch);
   return new StreamableHTTPClientTransport(new URL(config.url), {
     ...(headers ? { requestInit: { headers } } : {}),
     fetch,
