@@ -1,2 +1,2 @@
 export { limitedGrant } from './limited-grant.js';
-export { type RateLimit, RateLimiter, rateLimitOf, rateLimitSchema } from './rate-limiter.js';
+export { RateLimiter } from './rate-limiter.js';
