@@ -45,6 +45,8 @@ export const toolgateErrorCodes = {
   LEDGER_UNAVAILABLE: 'ledger cannot be opened',
   /** A replayed run asked for a call that differs from the recording. */
   REPLAY_DIVERGED: 'replay differs from the recording',
+  /** A caller made calls faster, or more at once, than its limit allows; wait and call again. */
+  RATE_LIMITED: 'too many calls',
 } as const;
 
 /** One of toolgate's error codes; see `toolgateErrorCodes`. */

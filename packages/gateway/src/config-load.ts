@@ -6,10 +6,13 @@ import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import { ZodError, type z } from 'zod';
+import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
+import { upstreamFetch } from './auth/upstream-tokens.js';
 import { lineOf } from './config-lines.js';
 import { layeredConfigPolicy, type PolicyLayerText } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
+import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
 import { expandVariables } from './variables.js';
 
 /** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
@@ -25,6 +28,10 @@ export interface GatewayClient {
   readonly resources: readonly string[];
   /** Which of an upstream's requests may reach this client's user during its calls. */
   readonly asks: Readonly<Record<'elicitation' | 'sampling' | 'roots', 'allow' | 'deny'>>;
+  /** With `oauth`: which access tokens are this client (`match:`). */
+  readonly match?: ClientMatch;
+  /** Its calls a second and calls at once (`rate_limit:`). */
+  readonly rateLimit?: RateLimit;
 }
 
 /** A checked gateway configuration: variables expanded, relative paths resolved against the file's directory. */
@@ -47,6 +54,8 @@ export interface GatewayConfig {
     sessionIdleMs?: number;
   };
   readonly policy: Policy;
+  /** The OAuth 2.1 resource server's settings (`oauth:`), when clients may bring access tokens. */
+  readonly oauth?: OAuthSettings;
   /**
    * The ledger: a file, absolute; a directory (ending with `/`) where each gateway process writes a
    * chain file of its own; or a `postgres://USER@HOST:PORT/DATABASE?ledger=NAME` URL (which may
@@ -155,7 +164,18 @@ function resolveConfig(
           expand(value, [...at, 'headers', key]),
         ]),
       );
-      return { ...common, url: expand(server.url, [...at, 'url']), headers };
+      const url = expand(server.url, [...at, 'url']);
+      if (server.oauth === undefined) return { ...common, url, headers };
+      try {
+        return {
+          ...common,
+          url,
+          headers,
+          fetch: upstreamFetch({ upstream: name, url, section: server.oauth, env }),
+        };
+      } catch (error) {
+        throw fault(source, lineAt([...at, 'oauth']), messageOf(error));
+      }
     }
     return {
       ...common,
@@ -182,10 +202,20 @@ function resolveConfig(
           roots: client.roots ?? 'allow',
         },
         ...(client.token_env === undefined ? {} : { tokenEnv: client.token_env }),
+        ...(client.match === undefined ? {} : { match: clientMatch(client.match) }),
+        ...(client.rate_limit === undefined ? {} : { rateLimit: rateLimitOf(client.rate_limit) }),
       },
     ]),
   );
   checkResourceGrants(file, source, lineAt);
+  const matched = Object.keys(file.clients).find((name) => file.clients[name]?.match !== undefined);
+  if (matched !== undefined && file.oauth === undefined) {
+    throw fault(
+      source,
+      lineAt(['clients', matched, 'match']),
+      `clients.${matched}.match: there is no oauth: section, so no access token is taken; add oauth: with the issuer of the tokens`,
+    );
+  }
   if (file.stdio !== undefined && !clients.has(file.stdio)) {
     throw fault(
       source,
@@ -242,6 +272,7 @@ function resolveConfig(
       ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
+    ...(file.oauth === undefined ? {} : { oauth: oauthSettings(file.oauth) }),
     ledger: isPostgresUrl(ledger)
       ? ledger
       : `${resolveFrom(source, ledger)}${isLedgerDirectory(ledger) ? '/' : ''}`,

@@ -1,6 +1,9 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
 import { policyLayerSchema } from './config-policy-layers.js';
+import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
+import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
+import { rateLimitSchema } from './limits/rate-limiter.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
@@ -20,6 +23,8 @@ export const upstreamSchema = z
     cwd: nonEmpty.optional(),
     url: nonEmpty.optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    // the upstream's access tokens, obtained by the gateway (client credentials)
+    oauth: upstreamOAuthSchema.optional(),
     prefix: z
       .string()
       .regex(/^[a-zA-Z0-9_.-]{1,32}$/, 'must be 1–32 letters, digits, "_", "." or "-"')
@@ -30,6 +35,9 @@ export const upstreamSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), {
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',
+  })
+  .refine((server) => server.oauth === undefined || server.url !== undefined, {
+    message: 'oauth is for a streamable HTTP server (url); a stdio server is given its secrets in env',
   });
 
 /** One client in the gateway's YAML: its grants (glob patterns of tool and prompt names, resource URIs) and, over HTTP, its token. */
@@ -39,6 +47,10 @@ export const clientSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
   tools: z.array(nonEmpty).min(1, 'grant at least one tool pattern'),
+  // over HTTP with oauth: the access tokens this client is (their sub, client_id, groups, scopes)
+  match: clientMatchSchema.optional(),
+  // calls a second and calls at once; past them a call is refused RATE_LIMITED
+  rate_limit: rateLimitSchema.optional(),
   // whether an upstream may ask this client's user (during this client's call): default elicitation
   // and roots allow, sampling deny (it spends the client's model)
   elicitation: z.enum(['allow', 'deny']).optional(),
@@ -86,6 +98,8 @@ export const gatewayConfigSchema = z.strictObject({
       session_idle_ms: z.number().int().min(1000).optional(),
     })
     .optional(),
+  // the gateway as an OAuth 2.1 resource server: the issuer whose JWT access tokens it takes
+  oauth: oauthSchema.optional(),
   // a policy file's path, or the policy written inline: core's one schema for a policy document;
   // or a list of named layers (files or inline), most authoritative first
   policy: z.union([nonEmpty, policyDocumentSchema, z.array(policyLayerSchema).min(1)]).optional(),

@@ -15,10 +15,12 @@ import {
 import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ReviewedTool } from '@toolgate/mcp-client';
 import { CallsInFlight, passRequest } from './asking/index.js';
+import { type CallerIdentity, identityRecord } from './auth/index.js';
 import { describeChange } from './change-notice.js';
 import { clientGrant, clientGrants } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { openLedger } from './ledger-open.js';
+import { limitedGrant, RateLimiter } from './limits/index.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { recordConfigPolicy } from './record-policy.js';
@@ -38,6 +40,12 @@ export interface GatewayOptions {
    * the call's agent, each span carries the ledger's run id and seq.
    */
   observer?: CallObserver;
+}
+
+/** A call's options at the gateway: the gate's, and who the client's access token named. */
+export interface GatewayCallOptions extends CallOptions {
+  /** The caller an access token named; recorded with the call (`caller.identified`). */
+  identity?: CallerIdentity;
 }
 
 /**
@@ -66,11 +74,15 @@ export class Gateway {
   readonly sessions: SessionHub;
   /** The one gate every call runs through; its policy is the config in force (a reload changes it). */
   readonly gate: ToolGate;
+  /** Each client's calls a second and calls at once (its `rate_limit:`). */
+  readonly limiter = new RateLimiter();
   readonly #log: (line: string) => void;
   readonly #callIds: () => string;
   #config: GatewayConfig;
   #grants: Map<string, Grant>;
   #closed = false;
+  /** The id of the call about to enter the gate, when the gateway recorded something of it first. */
+  #nextCallId: string | undefined;
 
   private constructor(
     config: GatewayConfig,
@@ -95,7 +107,7 @@ export class Gateway {
     this.gate = new ToolGate(this.registry, {
       policy: { decide: (request) => this.#config.policy.decide(request) },
       recorder: this.recorder,
-      callIds: this.#callIds,
+      callIds: () => this.#takeCallId(),
       timeoutMs: Number.POSITIVE_INFINITY, // each call's budget is the config's in force (see callTool)
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
@@ -184,21 +196,39 @@ export class Gateway {
     tool: string,
     parameters: unknown,
     approver: Approver | undefined,
-    options: CallOptions = {},
+    options: GatewayCallOptions = {},
   ): Promise<ToolResult> {
-    const grant = this.#grants.get(client) ?? clientGrant(this.#config, client);
+    const { identity, ...callOptions } = options;
+    const granted = this.#grants.get(client) ?? clientGrant(this.#config, client);
     const started = performance.now();
-    const result = await this.gate.call(
-      { tool, parameters },
-      {
-        ...options,
-        grant,
-        ...(approver === undefined ? {} : { approver }),
-        timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
-      },
-    );
-    this.metrics.call(client, result, performance.now() - started);
-    return result;
+    const { grant, release } = limitedGrant({
+      limiter: this.limiter,
+      config: this.#config,
+      client,
+      tool,
+      grant: granted,
+    });
+    try {
+      if (identity !== undefined) {
+        const callId = this.#callIds();
+        await this.note('caller.identified', { callId, client, ...identityRecord(identity) });
+        this.#nextCallId = callId; // taken by the gate, synchronously, as the call's id
+      }
+      const result = await this.gate.call(
+        { tool, parameters },
+        {
+          ...callOptions,
+          grant,
+          ...(approver === undefined ? {} : { approver }),
+          timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
+        },
+      );
+      this.metrics.call(client, result, performance.now() - started);
+      return result;
+    } finally {
+      this.#nextCallId = undefined;
+      release();
+    }
   }
 
   /** Tells the operator something (stderr by default): an upstream that could not answer a list, say. */
@@ -246,6 +276,12 @@ export class Gateway {
     } finally {
       await this.store.close();
     }
+  }
+
+  #takeCallId(): string {
+    const id = this.#nextCallId ?? this.#callIds();
+    this.#nextCallId = undefined;
+    return id;
   }
 
   /** With no lock file yet: writes one of every tool served now (trust on first use), as a package manager does. */

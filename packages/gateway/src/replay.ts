@@ -152,11 +152,12 @@ interface RecordedError {
  */
 function recordedGrant(agent: string, tool: string, error: RecordedError | undefined): Grant {
   const grant = exactGrant(agent, [tool]);
-  if (error?.code !== 'CAPABILITY_VIOLATION') return grant;
+  // refused before policy: not granted, or over the client's rate limit
+  if (error?.code !== 'CAPABILITY_VIOLATION' && error?.code !== 'RATE_LIMITED') return grant;
   const refused = exactGrant(agent, []);
   return {
     ...refused,
-    refusal: () => new ToolgateError('CAPABILITY_VIOLATION', String(error.message ?? '')),
+    refusal: () => new ToolgateError(error.code as 'CAPABILITY_VIOLATION', String(error.message ?? '')),
   };
 }
 

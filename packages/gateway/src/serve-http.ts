@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
@@ -10,6 +10,7 @@ import {
   sendBodyError,
   sendJsonRpcError,
 } from '@toolgate/mcp-server';
+import { authInfoOf, HttpAuthentication } from './auth/index.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import type { Gateway } from './gateway.js';
 import { answerOps } from './ops/ops-routes.js';
@@ -53,6 +54,8 @@ export interface GatewayHttpEndpoint {
 
 interface Session {
   client: string;
+  /** Whose it is: the client and, for an access token, its issuer and subject. */
+  owner: string;
   transport: StreamableHTTPServerTransport;
   /** Requests (and streams) of the session still open. */
   open: number;
@@ -99,20 +102,20 @@ export async function serveGatewayHttp(
     Math.max(10, Math.min(idleMs / 4, 60_000)),
   );
   sweeper.unref();
+  let resourceUrl = '';
+  const auth = new HttpAuthentication(gateway, env, () => resourceUrl);
   // no listener-wide token: the token is checked per client below (it says which client this is)
   const listener = await listenGuarded(
     async (request, response) => {
+      if (auth.answerMetadata(request, response)) return;
       if (answerOps(gateway, request, response, () => sessionsByClient(sessions))) return;
-      const client = clientOf(gateway, request.headers.authorization, env);
-      if (client === undefined) {
-        response.setHeader('WWW-Authenticate', 'Bearer');
-        return sendJsonRpcError(
-          response,
-          401,
-          -32000,
-          'missing or unknown bearer token: send the token of a configured client',
-        );
+      const admitted = await auth.admit(request.headers.authorization);
+      if ('status' in admitted) {
+        response.setHeader('WWW-Authenticate', admitted.challenge);
+        return sendJsonRpcError(response, admitted.status, -32000, admitted.message);
       }
+      const { client, owner } = admitted;
+      const authInfo = authInfoOf(admitted);
       if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
         return sendJsonRpcError(response, 404, -32000, `not found; the MCP endpoint is ${path}`);
       }
@@ -127,11 +130,11 @@ export async function serveGatewayHttp(
       }
       const id = request.headers['mcp-session-id'];
       if (id === undefined && request.method === 'POST' && (await modern.isModern(request, body))) {
-        return modern.serve(request, response, body, { token: '', clientId: client, scopes: [] });
+        return modern.serve(request, response, body, authInfo);
       }
       if (typeof id === 'string') {
         const session = sessions.get(id);
-        if (!session || session.client !== client) {
+        if (!session || session.owner !== owner) {
           return sendJsonRpcError(
             response,
             404,
@@ -144,7 +147,8 @@ export async function serveGatewayHttp(
           session.open--;
           session.idleSince = performance.now();
         });
-        return session.transport.handleRequest(request, response, body);
+        // the SDK hands `request.auth` to the session's handlers as `extra.authInfo`
+        return session.transport.handleRequest(Object.assign(request, { auth: authInfo }), response, body);
       }
       if (request.method !== 'POST' || !isInitializeRequest(body)) {
         return sendJsonRpcError(
@@ -159,7 +163,7 @@ export async function serveGatewayHttp(
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, { client, transport, open: 0, idleSince: performance.now() });
+          sessions.set(sessionId, { client, owner, transport, open: 0, idleSince: performance.now() });
           void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);
         },
       });
@@ -167,10 +171,11 @@ export async function serveGatewayHttp(
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };
       await createSessionServer(gateway, client).connect(transport);
-      await transport.handleRequest(request, response, body);
+      await transport.handleRequest(Object.assign(request, { auth: authInfo }), response, body);
     },
     { ...options, token: undefined },
   );
+  resourceUrl = listener.url;
   return {
     url: listener.url,
     sessions: () => sessions.size,
@@ -214,24 +219,10 @@ export function checkTokens(config: GatewayConfig, env: NodeJS.ProcessEnv): void
     }
     seen.set(token, client);
   }
-  if (!any) {
+  if (!any && config.oauth === undefined) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      `${config.source}: clients: no client has a token_env, so nobody could connect over HTTP; give a client one`,
+      `${config.source}: clients: no client has a token_env and there is no oauth: section, so nobody could connect over HTTP; give a client a token_env, or add oauth: and a client match:`,
     );
   }
-}
-
-function clientOf(gateway: Gateway, header: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const given = Buffer.from(match[1]!.trim());
-  let found: string | undefined;
-  for (const client of gateway.config.clients.values()) {
-    const token = client.tokenEnv === undefined ? undefined : env[client.tokenEnv];
-    if (token === undefined) continue;
-    const expected = Buffer.from(token);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) found = client.name;
-  }
-  return found;
 }

@@ -5,12 +5,13 @@ import {
   ElicitResultSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
+import type { ApprovalRequest, Approver } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { callerDeadline, progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
 import { askingThrough } from './asking/index.js';
-import type { Gateway } from './gateway.js';
+import { identityOf } from './auth/index.js';
+import type { Gateway, GatewayCallOptions } from './gateway.js';
 import { packageVersion } from './package-version.js';
 import { toCallToolResult } from './result.js';
 import { serveSurface, toolListFor } from './surface/index.js';
@@ -33,7 +34,11 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const options: CallOptions = { signal: extra.signal };
+    const identity = identityOf(extra.authInfo);
+    const options: GatewayCallOptions = {
+      signal: extra.signal,
+      ...(identity === undefined ? {} : { identity }),
+    };
     const token = request.params._meta?.progressToken;
     if (token !== undefined) options.onProgress = progressNotifier(token, extra.sendNotification);
     // a toolgate client says how long it waits: the call (and its upstream call) ends by then

@@ -47,6 +47,23 @@ describe('MCPResolver over streamable HTTP (toolgate-mcp --http)', () => {
     });
   });
 
+  it("sends every request through the config's own fetch, beneath the limits (one that adds a token)", async () => {
+    const http = await server(['--token-env', 'ORACLE_TOKEN'], {
+      ...process.env,
+      ORACLE_TOKEN: 'fetched-token',
+    });
+    const sent: string[] = [];
+    const withToken: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', 'Bearer fetched-token');
+      sent.push(init?.method ?? 'GET');
+      return fetch(input, { ...init, headers });
+    };
+    const resolver = await connect([{ name: 'fetched', url: http.url, fetch: withToken }]);
+    expect(await resolver.call('oracle', { seed: 'f' })).toEqual({ omen: drawOmen('f') });
+    expect(sent).toContain('POST');
+  });
+
   it('a server that goes away gives an error result naming it; once it is back, the next call works', async () => {
     const first: HttpChild = await startHttpCli();
     const port = new URL(first.url).port;

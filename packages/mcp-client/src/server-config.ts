@@ -102,6 +102,11 @@ export interface HttpServerConfig extends ServerConfigBase {
   url: string | URL;
   /** Headers sent with every request, e.g. `{ Authorization: 'Bearer …' }`. */
   headers?: Record<string, string>;
+  /**
+   * The fetch beneath the message limits (default the global `fetch`): e.g. one that adds a fresh
+   * OAuth access token to each request.
+   */
+  fetch?: typeof fetch;
 }
 
 /** How to reach one MCP server. */

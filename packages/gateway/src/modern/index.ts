@@ -1,5 +1,6 @@
 import type { ModernHttpHandler } from '@toolgate/mcp-server';
 import { modernHttpHandler } from '@toolgate/mcp-server';
+import { identityOf } from '../auth/index.js';
 import type { Gateway } from '../gateway.js';
 import { AnsweredStates } from './answered-states.js';
 import { approvalCodec } from './approval-state.js';
@@ -21,6 +22,13 @@ export async function gatewayModernHandler(
   return modernHttpHandler((authInfo) => {
     const client = authInfo?.clientId;
     if (client === undefined) throw new Error('the gateway names the client of every modern request');
-    return createModernGatewayServer({ gateway, client, codec, answered, sdk });
+    return createModernGatewayServer({
+      gateway,
+      client,
+      codec,
+      answered,
+      sdk,
+      identity: identityOf(authInfo),
+    });
   });
 }

@@ -4,7 +4,8 @@ import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
-import type { Gateway } from '../gateway.js';
+import type { CallerIdentity } from '../auth/index.js';
+import type { Gateway, GatewayCallOptions } from '../gateway.js';
 import { packageVersion } from '../package-version.js';
 import { toCallToolResult } from '../result.js';
 import type { AnsweredStates } from './answered-states.js';
@@ -21,6 +22,8 @@ export interface ModernGatewayServerOptions {
   gateway: Gateway;
   /** The client the bearer token named. */
   client: string;
+  /** Who its access token named, when it brought one (recorded with each call). */
+  identity?: CallerIdentity | undefined;
   codec: RequestStateCodec<ApprovalState>;
   /** The states this process has taken an answer from. */
   answered: AnsweredStates;
@@ -37,7 +40,7 @@ export interface ModernGatewayServerOptions {
  * the caller's decision (`answer.from: caller`). The first round is recorded too: asked, not run.
  */
 export function createModernGatewayServer(options: ModernGatewayServerOptions): ServerType {
-  const { gateway, client, codec, answered, sdk } = options;
+  const { gateway, client, codec, answered, sdk, identity } = options;
   const server = new sdk.Server(
     { name: 'toolgate-gateway', version: packageVersion },
     { capabilities: { tools: { listChanged: false } }, requestState: { verify: codec.verify } },
@@ -53,7 +56,10 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name } = request.params;
     const parameters = request.params.arguments ?? {};
-    const options: CallOptions = { signal: context.mcpReq.signal };
+    const options: GatewayCallOptions = {
+      signal: context.mcpReq.signal,
+      ...(identity === undefined ? {} : { identity }),
+    };
     const token = request.params._meta?.progressToken;
     if (token !== undefined) options.onProgress = progressNotifier(token, context.mcpReq.notify as never);
     const state = context.mcpReq.requestState<ApprovalState>();

@@ -29,14 +29,18 @@ export function serverTransport(
     });
   }
   const headers = config.headers;
-  const fetch = limitedFetch(limits, (error) => {
-    onFault(
-      error instanceof BatchTooLarge
-        ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
-            'raise the limit in its config if this server is trusted to send more'
-        : oversizeFault(limits),
-    );
-  });
+  const fetch = limitedFetch(
+    limits,
+    (error) => {
+      onFault(
+        error instanceof BatchTooLarge
+          ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
+              'raise the limit in its config if this server is trusted to send more'
+          : oversizeFault(limits),
+      );
+    },
+    config.fetch,
+  );
   return new StreamableHTTPClientTransport(new URL(config.url), {
     ...(headers ? { requestInit: { headers } } : {}),
     fetch,

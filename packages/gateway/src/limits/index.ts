@@ -1,0 +1,2 @@
+export { limitedGrant } from './limited-grant.js';
+export { RateLimiter } from './rate-limiter.js';

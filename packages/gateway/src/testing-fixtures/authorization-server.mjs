@@ -1,0 +1,80 @@
+// A real OAuth 2.1 / OpenID authorization server (oidc-provider) on loopback, in the test's process:
+// confidential clients with the client_credentials grant, JWT access tokens (RFC 9068) whose
+// audience is the resource the client asked for (RFC 8707), a `groups` claim per client, and a
+// signing key made for this run.
+import { createServer } from 'node:http';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider from 'oidc-provider';
+
+/** @param {{ clients: Array<{ clientId: string, secret: string, scope: string, groups?: string[], ttlSeconds?: number }> }} options */
+export async function startAuthorizationServer(options) {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const byId = new Map(options.clients.map((client) => [client.clientId, client]));
+  const provider = new Provider(issuer, {
+    jwks: { keys: [jwk] },
+    clients: options.clients.map((client) => ({
+      client_id: client.clientId,
+      client_secret: client.secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      scope: client.scope,
+    })),
+    scopes: ['tools', 'other'],
+    features: {
+      clientCredentials: { enabled: true },
+      devInteractions: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_context, resource, client) => ({
+          scope: 'tools other',
+          audience: resource,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: byId.get(client.clientId)?.ttlSeconds ?? 300,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    extraTokenClaims: (_context, token) => {
+      const groups = byId.get(token.clientId)?.groups;
+      return groups === undefined ? undefined : { groups };
+    },
+  });
+  server.on('request', provider.callback());
+  const requests = { token: 0 };
+  provider.on('grant.success', () => {
+    requests.token++;
+  });
+  return {
+    issuer,
+    /** How many tokens it has issued. */
+    requests,
+    /** A token for `clientId`, asked for `resource` with `scope`, straight from the token endpoint. */
+    async token(clientId, { resource, scope = 'tools' }) {
+      const client = byId.get(clientId);
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+      });
+      const body = await response.json();
+      if (!response.ok)
+        throw new Error(`the token endpoint said ${response.status}: ${JSON.stringify(body)}`);
+      return body.access_token;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
