@@ -85,8 +85,9 @@ export interface CallOptions {
   /**
    * An approval decided outside the gate (a framework's approval UI). Used only when policy says
    * `ask` for this call, in place of the gate's approver, and recorded as its answer would be
-   * (`…; approved by <by>`); when policy says allow or deny it is ignored: it never widens a deny.
-   * Only `approved: true` approves.
+   * (`…; approved by <by>`). It only ever narrows: when policy allows, a refusal (`approved:
+   * false`) refuses the call and is recorded as the answer (an app's own approval policy said no),
+   * an approval adds nothing; when policy denies it is ignored. Only `approved: true` approves.
    */
   decision?: ExternalDecision;
   /** Decides this call's `ask` in place of the gate's approver (a gateway asks the calling client). */

@@ -137,8 +137,15 @@ function judge(
     return fault(`the recorded verdict is ${recorded}, the recorded policy gives ${replayed}`, replayed);
   }
   const answer = payload.answer as { approved?: unknown } | undefined;
+  // an allowed call a caller refused (an app's own approval policy) is a deny
   const outcome =
-    verdict.decision === 'ask' ? (answer?.approved === true ? 'allow' : 'deny') : verdict.decision;
+    verdict.decision === 'ask'
+      ? answer?.approved === true
+        ? 'allow'
+        : 'deny'
+      : verdict.decision === 'allow' && answer?.approved === false
+        ? 'deny'
+        : verdict.decision;
   if (payload.decision !== outcome) {
     return fault(
       `the call was recorded as ${String(payload.decision)}, but its verdict ${recorded}` +
