@@ -102,6 +102,13 @@ export interface CallOptions {
    * at the latest, and the tool's context says so (`context.deadline`).
    */
   deadline?: number;
+  /**
+   * Runs what starts observing the call in the caller's own async context: an
+   * `AsyncLocalStorage.snapshot()` taken where the framework handed the call over. An adapter that
+   * runs a step's calls as one batch passes each call's, so a gate observer's span nests under that
+   * call's own framework span, not the first one's. It changes nothing about the call.
+   */
+  callerContext?: <Result>(start: () => Result) => Result;
 }
 
 /** A decision on an `ask` call made outside the gate: who decided, and why. */

@@ -143,7 +143,12 @@ export class ToolGate {
     };
     if (this.#observer !== undefined) {
       const { callId, agent, tool } = call;
-      call.observation = observeCall(this.#observer, { callId, agent, tool, granted: grant.granted });
+      const observer = this.#observer;
+      const observed = { callId, agent, tool, granted: grant.granted };
+      call.observation =
+        options.callerContext === undefined
+          ? observeCall(observer, observed)
+          : options.callerContext(() => observeCall(observer, observed));
     }
     // parameters past the bound are refused before anything runs, and never reach the ledger
     const oversized = oversizedParameters(run.parameters, this.limits.parameterChars);
