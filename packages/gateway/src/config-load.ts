@@ -9,6 +9,7 @@ import { ZodError, type z } from 'zod';
 import { lineOf } from './config-lines.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
+import { type GatewayTelemetry, telemetryOf } from './telemetry/telemetry-config.js';
 import { expandVariables } from './variables.js';
 
 /** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
@@ -59,6 +60,8 @@ export interface GatewayConfig {
   readonly newTools: 'withhold' | 'allow';
   /** The time budget of one call, in ms. */
   readonly timeoutMs?: number;
+  /** Where a span per call is exported (`telemetry:`); the OTLP environment variables apply without it. */
+  readonly telemetry?: GatewayTelemetry;
 }
 
 /**
@@ -228,6 +231,7 @@ function resolveConfig(
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
     newTools: file.new_tools ?? 'withhold',
+    ...(file.telemetry === undefined ? {} : { telemetry: telemetryOf(file.telemetry) }),
   };
 }
 

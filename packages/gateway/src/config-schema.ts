@@ -1,5 +1,6 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { z } from 'zod';
+import { telemetrySchema } from './telemetry/telemetry-config.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
@@ -93,6 +94,8 @@ export const gatewayConfigSchema = z.strictObject({
   // with a lock file beside the config: a tool no review names is withheld (default) or allowed
   new_tools: z.enum(['withhold', 'allow']).optional(),
   timeout_ms: z.number().positive().optional(),
+  // where a span per call is exported over OTLP/HTTP (see telemetry/)
+  telemetry: telemetrySchema.optional(),
 });
 
 /** The configuration file as written (after validation, before `${VAR}` expansion and path resolution). */
