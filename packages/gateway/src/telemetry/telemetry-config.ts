@@ -15,7 +15,7 @@ const otlpUrl = z.string().refine((text) => {
  * ```yaml
  * telemetry:
  *   otlp_endpoint: http://127.0.0.1:4318/v1/traces
- *   headers: { authorization: "Bearer ${OTLP_TOKEN}" }
+ *   headers: { x-team: agents }   # as written; a secret goes in OTEL_EXPORTER_OTLP_HEADERS
  *   service_name: toolgate-gateway
  * ```
  */
