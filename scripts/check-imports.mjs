@@ -91,6 +91,8 @@ const allowed = {
     '@modelcontextprotocol/sdk',
     // the SDK's 2.x line, for the 2026-07-28 era (src/modern/)
     '@modelcontextprotocol/server',
+    // spans over OTLP, imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry.ts)
+    '@toolgate/otel',
   ],
   // an adapter: core and its framework (a peer), nothing else of ours
   'ai-sdk': ['@toolgate/core'],
@@ -106,6 +108,8 @@ const allowed = {
     '@modelcontextprotocol/sdk',
     // the SDK's 2.x line, for the 2026-07-28 era (src/modern/)
     '@modelcontextprotocol/server',
+    // spans over OTLP, imported only with telemetry: or OTEL_EXPORTER_OTLP_ENDPOINT (src/telemetry/)
+    '@toolgate/otel',
   ],
 };
 

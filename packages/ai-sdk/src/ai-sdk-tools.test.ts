@@ -130,11 +130,24 @@ describe('aiSdkTools through a real generateText loop', () => {
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toBeDefined();
     expect(trace.events).toEqual([]);
-    expect(await events()).toEqual([]); // asking records nothing
+    // the ask is recorded as it is put to the SDK's approval flow, before anyone answers it
+    const asked = await events();
+    expect(asked.map((event) => [event.kind, event.actor, event.id])).toEqual([
+      ['policy.asked', 'scribe', 'run-1:call-0-0:policy.asked'],
+    ]);
+    expect(asked[0]?.payload).toEqual({
+      askId: 'call-0-0',
+      askedOf: 'ai-sdk tool approval',
+      tool: 'write_note',
+      parameters: { text: 'hi' },
+      verdict: { decision: 'ask', rule: 0, reason: 'notes need a person' },
+    });
     messages.push(...first.response.messages, approvalAnswer(request!.approvalId, true, 'looks fine'));
     const second = await runLoop(model, tools, { messages });
     expect(second.text).toBe('written');
     expect(trace.events).toEqual(['start hi', 'end hi']);
+    // once: the resumed run's approval check does not put it again
+    expect((await events()).filter((event) => event.kind === 'policy.asked')).toHaveLength(1);
     const decided = (await events()).find((event) => event.kind === 'policy.decided')!;
     expect(decided.payload).toMatchObject({
       verdict: { decision: 'ask' },
@@ -153,6 +166,7 @@ describe('aiSdkTools through a real generateText loop', () => {
     expect(second.text).toBe('fine, no note');
     expect(trace.events).toEqual([]);
     expect(await lines(events)).toEqual([
+      'policy.asked write_note',
       'tool.called write_note',
       'policy.decided write_note deny',
       'tool.returned write_note PERMISSION_DENIED',

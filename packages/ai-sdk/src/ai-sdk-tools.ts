@@ -63,6 +63,7 @@ export async function aiSdkTools(
     askTheSdk: approvals === 'ai-sdk',
     gated: new Set(descriptions.map((description) => description.name)),
     denialsRecorded: new Set(),
+    askedRecorded: new Set(),
   };
   const tools: GatedToolSet = {};
   for (const description of descriptions) {

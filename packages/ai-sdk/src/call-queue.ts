@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AgentHandle, ToolCall, ToolResult } from '@toolgate/core';
 
 interface Waiting {
@@ -26,8 +27,15 @@ export class CallQueue {
     this.#handle = handle;
   }
 
-  /** Runs one call in its batch; resolves with its result. */
-  run(call: ToolCall): Promise<ToolResult> {
+  /**
+   * Runs one call in its batch; resolves with its result. The call starts being observed in the
+   * async context it was handed over in (the SDK's span for this call), not the batch's.
+   */
+  run(handed: ToolCall): Promise<ToolResult> {
+    const call: ToolCall = {
+      ...handed,
+      options: { ...handed.options, callerContext: AsyncLocalStorage.snapshot() },
+    };
     return new Promise((resolve, reject) => {
       if (this.#waiting.push({ call, resolve, reject }) === 1) afterThisTask(() => this.#flush());
     });

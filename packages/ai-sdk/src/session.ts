@@ -15,6 +15,8 @@ export interface GateSession {
   gated: ReadonlySet<string>;
   /** The tool call ids whose rejected approval is already recorded. */
   denialsRecorded: Set<string>;
+  /** The tool call ids whose pending ask is already recorded (`policy.asked`). */
+  askedRecorded: Set<string>;
 }
 
 /** The session of each tool set {@link aiSdkTools} made, and of each tool in it, for {@link aiSdkLoopOptions}. */

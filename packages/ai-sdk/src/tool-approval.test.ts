@@ -21,7 +21,7 @@ async function scene(policyRules: ConstructorParameters<typeof RulePolicy>[0]['r
 async function decided(events: () => Promise<{ kind: string; payload: unknown }[]>) {
   return (await events())
     .filter((event) => event.kind === 'policy.decided')
-    .map((event) => event.payload as { tool: string; decision: string; reason: string });
+    .map((event) => event.payload as Record<string, unknown>);
 }
 
 describe("the gate's ask as AI SDK 7 toolApproval, composed with the app's", () => {
@@ -70,11 +70,18 @@ describe("the gate's ask as AI SDK 7 toolApproval, composed with the app's", () 
       toolCall: { toolName: 'write_note' },
     });
     expect(trace.events).toEqual([]);
-    // the gate allowed the omen; the app's denial reaches it as a signal aborted before it starts
-    expect(await decided(events)).toMatchObject([{ tool: 'oracle', decision: 'allow' }]);
+    // the gate allowed the omen; the app's denial is the recorded answer, with its reason
+    expect(await decided(events)).toMatchObject([
+      {
+        tool: 'oracle',
+        decision: 'deny',
+        verdict: { decision: 'allow' },
+        answer: { from: 'caller', approved: false, by: 'app toolApproval', reason: 'no omens today' },
+      },
+    ]);
     const returned = (await events()).filter((event) => event.kind === 'tool.returned');
     expect(returned.map((event) => event.payload)).toMatchObject([
-      { tool: 'oracle', isError: true, error: { code: 'CANCELLED' } },
+      { tool: 'oracle', isError: true, error: { code: 'PERMISSION_DENIED' } },
     ]);
   });
 
@@ -136,9 +143,18 @@ describe("the gate's ask as AI SDK 7 toolApproval, composed with the app's", () 
     expect(seen['call-0-0']).toMatchObject({ type: 'execution-denied', reason: 'opa says no' });
     expect(seen['call-0-1']).toEqual({ type: 'json', value: { omen: 'the moss remembers moss' } });
     const returned = (await events()).filter((event) => event.kind === 'tool.returned');
-    // the gate allowed it; the app's veto reaches it as a signal aborted before it starts
+    // the gate allowed it; the app's veto is recorded as the answer, with its reason (not a CANCELLED)
+    expect(await decided(events)).toMatchObject([
+      {
+        tool: 'write_note',
+        decision: 'deny',
+        verdict: { decision: 'allow' },
+        reason: expect.stringMatching(/; not approved by app toolApproval: opa says no$/),
+      },
+      { tool: 'oracle', decision: 'allow' },
+    ]);
     expect(returned.map((event) => event.payload)).toMatchObject([
-      { tool: 'write_note', isError: true, error: { code: 'CANCELLED' } },
+      { tool: 'write_note', isError: true, error: { code: 'PERMISSION_DENIED' } },
       { tool: 'oracle', isError: false },
     ]);
   });

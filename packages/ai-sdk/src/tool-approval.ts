@@ -1,4 +1,5 @@
 import type { GenericToolApprovalFunction, ModelMessage, ToolApprovalStatus, ToolSet } from 'ai';
+import { decisionFor } from './approvals.js';
 import type { GateSession } from './session.js';
 
 /** An app's own AI SDK `toolApproval`: the function form, or the per-tool object form. */
@@ -54,7 +55,18 @@ export function composedToolApproval(
       // the gate's approver answers ask; the app may still be stricter
       return app.type === 'denied' ? await recordAppDenial(session, toolCall, app) : app;
     }
-    const check = await session.handle.check(toolCall.toolName, toolCall.input);
+    // a gate ask the SDK will put to the app (not one the app denies, nor one answered already) is
+    // recorded as it is put (policy.asked), once a call
+    const putNow =
+      app.type !== 'denied' &&
+      !session.askedRecorded.has(toolCall.toolCallId) &&
+      decisionFor(options.messages, toolCall.toolCallId, session.approvedBy) === undefined;
+    const check = await session.handle.check(
+      toolCall.toolName,
+      toolCall.input,
+      putNow ? { pending: { id: toolCall.toolCallId, askedOf: session.approvedBy } } : undefined,
+    );
+    if (putNow && check.status === 'ask') session.askedRecorded.add(toolCall.toolCallId);
     if (check.status === 'refused') return { type: 'not-applicable' };
     const gate: Normal =
       check.status === 'ask' ? { type: 'user-approval', reason: check.reason } : { type: 'not-applicable' };

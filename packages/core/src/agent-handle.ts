@@ -53,8 +53,10 @@ export class AgentHandle {
 
   /**
    * The gate's verdict on a call without making it: grant, resolution, validation and policy.
-   * Never runs the tool, never asks the approver, records nothing. An `ask` verdict says an
-   * approval is needed: make the call with `options.decision`, or let the gate's approver answer.
+   * Never runs the tool, never asks the approver, records nothing — except, with `options.pending`
+   * (`{ id, askedOf }`: the framework's tool call id, who is asked), an `ask` put to an approver
+   * that answers later (a framework's approval UI), recorded as it is put (`policy.asked`). An `ask` verdict says an approval is needed: make the call with
+   * `options.decision`, or let the gate's approver answer.
    *
    * @example
    * const verdict = await handle.check('write_file', { path: 'notes.md', content: '…' });
@@ -63,8 +65,15 @@ export class AgentHandle {
    *   await handle.callTool('write_file', parameters, { decision: { approved, by: 'user' } });
    * }
    */
-  check(name: string, parameters?: unknown): Promise<CallCheck> {
-    return this.#gate.check(this.grant, name, parameters);
+  check(
+    name: string,
+    parameters?: unknown,
+    options?: { pending?: { id: string; askedOf: string } },
+  ): Promise<CallCheck> {
+    const pending = options?.pending;
+    if (pending === undefined) return this.#gate.check(this.grant, name, parameters);
+    // a derived agent's ask is recorded after its derivation, as its calls are
+    return this.recordLineage().then(() => this.#gate.check(this.grant, name, parameters, pending));
   }
 
   /**

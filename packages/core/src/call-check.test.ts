@@ -144,7 +144,7 @@ describe('CallOptions.decision: an approval made outside the gate', () => {
     ]);
   });
 
-  it('never widens a deny, and is ignored when policy allows', async () => {
+  it('never widens a deny, and refuses a call policy allows when it is a refusal', async () => {
     const scribe = agent({ policy: new RulePolicy({ default: 'deny', rules: [] }) });
     runs = 0;
     const denied = await scribe.callTool(
@@ -155,13 +155,20 @@ describe('CallOptions.decision: an approval made outside the gate', () => {
     expect(denied).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
     expect(runs).toBe(0);
     const { events, recorder } = recording();
-    const allowed = await agent({ recorder }).callTool(
+    const approved = await agent({ recorder }).callTool(
       'read_note',
       {},
-      { decision: { approved: false, by: 'ui' } },
+      { decision: { approved: true, by: 'ui' } },
     );
-    expect(allowed).toMatchObject({ isError: false, output: 'a note' });
+    expect(approved).toMatchObject({ isError: false, output: 'a note' });
     expect(events[1]).toBe('decided read_note allow: reads are fine');
+    const refused = await agent({ recorder }).callTool(
+      'read_note',
+      {},
+      { decision: { approved: false, by: 'ui', reason: 'not now' } },
+    );
+    expect(refused).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
+    expect(events[4]).toBe('decided read_note deny: reads are fine; not approved by ui: not now');
   });
 
   it('approves only on approved === true', async () => {

@@ -85,8 +85,9 @@ export interface CallOptions {
   /**
    * An approval decided outside the gate (a framework's approval UI). Used only when policy says
    * `ask` for this call, in place of the gate's approver, and recorded as its answer would be
-   * (`…; approved by <by>`); when policy says allow or deny it is ignored: it never widens a deny.
-   * Only `approved: true` approves.
+   * (`…; approved by <by>`). It only ever narrows: when policy allows, a refusal (`approved:
+   * false`) refuses the call and is recorded as the answer (an app's own approval policy said no),
+   * an approval adds nothing; when policy denies it is ignored. Only `approved: true` approves.
    */
   decision?: ExternalDecision;
   /** Decides this call's `ask` in place of the gate's approver (a gateway asks the calling client). */
@@ -101,6 +102,13 @@ export interface CallOptions {
    * at the latest, and the tool's context says so (`context.deadline`).
    */
   deadline?: number;
+  /**
+   * Runs what starts observing the call in the caller's own async context: an
+   * `AsyncLocalStorage.snapshot()` taken where the framework handed the call over. An adapter that
+   * runs a step's calls as one batch passes each call's, so a gate observer's span nests under that
+   * call's own framework span, not the first one's. It changes nothing about the call.
+   */
+  callerContext?: <Result>(start: () => Result) => Result;
 }
 
 /** A decision on an `ask` call made outside the gate: who decided, and why. */

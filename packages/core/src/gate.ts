@@ -6,6 +6,7 @@ import { ToolgateError } from './errors.js';
 import type { Approver, ToolGateOptions } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import { type Admitted, admit } from './pipeline/admit.js';
+import { type PendingAsk, recordAsked } from './pipeline/asked.js';
 import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
 import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
 import { dispatch } from './pipeline/dispatch.js';
@@ -34,7 +35,13 @@ import {
 } from './pipeline/record.js';
 import type { RecordedDecision, Recording } from './pipeline/recording.js';
 import { subjectOf } from './pipeline/subject.js';
-import { allowAll, type Policy, type PolicyRequest, type PolicySubject } from './policy.js';
+import {
+  allowAll,
+  type Policy,
+  type PolicyRequest,
+  type PolicySubject,
+  type PolicyVerdict,
+} from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';
@@ -149,7 +156,12 @@ export class ToolGate {
     };
     if (this.#observer !== undefined) {
       const { callId, agent, tool } = call;
-      call.observation = observeCall(this.#observer, { callId, agent, tool, granted: grant.granted });
+      const observer = this.#observer;
+      const observed = { callId, agent, tool, granted: grant.granted };
+      call.observation =
+        options.callerContext === undefined
+          ? observeCall(observer, observed)
+          : options.callerContext(() => observeCall(observer, observed));
     }
     // parameters past the bound are refused before anything runs, and never reach the ledger
     const oversized = oversizedParameters(run.parameters, this.limits.parameterChars);
@@ -246,27 +258,36 @@ export class ToolGate {
 
   /**
    * The pre-flight of a call: grant, resolution, validation and policy's verdict, without running
-   * it, asking an approver or recording anything. Any failure is `refused` with its code.
+   * it or asking an approver. Any failure is `refused` with its code. It records nothing, except an
+   * `ask` put to an approver that answers later, when `pending` names it (`policy.asked`); a
+   * recorder failing that rejects, as a call's would.
    * @internal
    */
-  async check(grant: Grant, name: unknown, parameters: unknown): Promise<CallCheck> {
+  async check(grant: Grant, name: unknown, parameters: unknown, pending?: PendingAsk): Promise<CallCheck> {
     const tool = typeof name === 'string' ? name : String(name);
+    let verdict: PolicyVerdict;
+    let request: PolicyRequest;
     try {
       const oversized = oversizedParameters(parameters, this.limits.parameterChars);
       if (oversized !== undefined)
         throw parametersTooLarge(tool, oversized.length, this.limits.parameterChars);
-      const pending = this.#assess(grant, name, parameters);
-      const { request } = pending instanceof Promise ? await pending : pending;
-      const verdict = this.#recording
-        ? this.#recording.decision({ request }).verdict
-        : this.policy.decide(request);
-      if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
-      if (verdict.decision === 'ask') return { status: 'ask', tool, reason: verdict.reason, request };
-      const error = denied(grant.agent, tool, verdict.reason);
-      return { status: 'refused', tool, error: errorDataOf(error, this.limits) };
+      const assessing = this.#assess(grant, name, parameters);
+      ({ request } = assessing instanceof Promise ? await assessing : assessing);
+      verdict = this.#recording ? this.#recording.decision({ request }).verdict : this.policy.decide(request);
     } catch (error) {
       return { status: 'refused', tool, error: errorDataOf(error, this.limits) };
     }
+    if (verdict.decision === 'allow') return { status: 'allowed', tool, reason: verdict.reason };
+    if (verdict.decision === 'deny') {
+      const error = denied(grant.agent, tool, verdict.reason);
+      return { status: 'refused', tool, error: errorDataOf(error, this.limits) };
+    }
+    if (pending !== undefined) {
+      const { agent } = grant;
+      const recorded = recordAsked({ recorder: this.recorder, agent, tool, parameters, verdict, pending });
+      if (recorded instanceof Promise) await recorded;
+    }
+    return { status: 'ask', tool, reason: verdict.reason, request };
   }
 
   /** Grant, resolve, validate and subject: synchronous for an in-process tool with a plain subject. */

@@ -39,6 +39,7 @@ export {
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { modelJson } from './model-json.js';
 export { javascriptWhitespace, type PatternToken, patternTokens } from './pattern-tokens.js';
+export type { PendingAsk } from './pipeline/asked.js';
 export { defaultLimits } from './pipeline/cap.js';
 export type { AnswerSource } from './pipeline/decide.js';
 export type {
@@ -56,6 +57,7 @@ export { promptDescription, promptText, promptTextLimits } from './prompt-text.j
 export {
   type AgentDerivedRecord,
   noopRecorder,
+  type PolicyAskedRecord,
   type PolicyDecidedRecord,
   type ToolCalledRecord,
   type ToolChangedRecord,

@@ -43,6 +43,22 @@ export interface PolicyDecidedRecord {
   agentPath?: string;
 }
 
+/**
+ * An `ask` put to an approver that answers later (a framework's approval UI), recorded when it is
+ * put: the call is recorded, with the answer as its `policy.decided`, once it is answered.
+ */
+export interface PolicyAskedRecord {
+  /** The caller's id of the waiting call (the framework's tool call id): unique within a run. */
+  askId: string;
+  agent: string;
+  tool: string;
+  parameters: JsonValue;
+  /** What policy said: `ask`, its rule (and layer), and why. */
+  verdict: PolicyVerdict;
+  /** Who was asked. */
+  askedOf: string;
+}
+
 /** A failure, as data a model can read. */
 export interface ToolErrorData {
   code: ToolgateErrorCode;
@@ -119,6 +135,11 @@ export interface Recorder {
    * `toolCalled` (its ancestors' derivations first, when they made no call yet).
    */
   agentDerived?(record: AgentDerivedRecord): void | Promise<void>;
+  /**
+   * Told when an `ask` is put to an approver that answers later (`AgentHandle.check` with
+   * `pending`), before it is answered; the call itself is recorded when it is answered.
+   */
+  policyAsked?(record: PolicyAskedRecord): void | Promise<void>;
 }
 
 /** A recorder that records nothing: the default. */

@@ -13,6 +13,7 @@ import { layeredConfigPolicy, type PolicyLayerText } from './config-policy-layer
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
+import { type GatewayTelemetry, telemetryOf } from './telemetry/telemetry-config.js';
 import { expandVariables } from './variables.js';
 
 /** One client of the gateway: who it is, what it may call (glob patterns of tool names), its bearer token over HTTP. */
@@ -69,6 +70,8 @@ export interface GatewayConfig {
   readonly newTools: 'withhold' | 'allow';
   /** The time budget of one call, in ms. */
   readonly timeoutMs?: number;
+  /** Where a span per call is exported (`telemetry:`); the OTLP environment variables apply without it. */
+  readonly telemetry?: GatewayTelemetry;
 }
 
 /**
@@ -280,6 +283,7 @@ function resolveConfig(
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
     newTools: file.new_tools ?? 'withhold',
+    ...(file.telemetry === undefined ? {} : { telemetry: telemetryOf(file.telemetry) }),
   };
 }
 

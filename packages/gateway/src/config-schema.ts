@@ -4,6 +4,7 @@ import { policyLayerSchema } from './config-policy-layers.js';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
 import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
 import { rateLimitSchema } from './limits/rate-limiter.js';
+import { telemetrySchema } from './telemetry/telemetry-config.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
@@ -109,6 +110,8 @@ export const gatewayConfigSchema = z.strictObject({
   // with a lock file beside the config: a tool no review names is withheld (default) or allowed
   new_tools: z.enum(['withhold', 'allow']).optional(),
   timeout_ms: z.number().positive().optional(),
+  // where a span per call is exported over OTLP/HTTP (see telemetry/)
+  telemetry: telemetrySchema.optional(),
 });
 
 /** The configuration file as written (after validation, before `${VAR}` expansion and path resolution). */

@@ -26,6 +26,7 @@ import { GatewayMetrics } from './ops/metrics.js';
 import { recordConfigPolicy } from './record-policy.js';
 import { startFailure } from './start-failure.js';
 import { concerns, listView, passingOn, SessionHub } from './surface/index.js';
+import { type RunningTelemetry, startTelemetry } from './telemetry/index.js';
 
 /** What a {@link Gateway} is started with besides its configuration. */
 export interface GatewayOptions {
@@ -83,6 +84,7 @@ export class Gateway {
   #closed = false;
   /** The id of the call about to enter the gate, when the gateway recorded something of it first. */
   #nextCallId: string | undefined;
+  #telemetry: RunningTelemetry | undefined;
 
   private constructor(
     config: GatewayConfig,
@@ -115,6 +117,9 @@ export class Gateway {
 
   /** Opens the ledger, connects every upstream, applies the config's approvals. On any failure nothing stays open. */
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+    // spans over OTLP when `telemetry:` or the OTEL_* variables say so (the SDK loaded only then)
+    const telemetry = options.observer === undefined ? await startTelemetry(config) : undefined;
+    if (telemetry !== undefined) options = { ...options, observer: telemetry.observer };
     const store = await openLedger(config.ledger, { durability: config.durability });
     const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
     const log = options.log ?? stderrLog;
@@ -147,6 +152,7 @@ export class Gateway {
       throw startFailure(config, error);
     }
     const gateway = new Gateway(config, { resolver, store, recorder, log, sessions }, options);
+    gateway.#telemetry = telemetry;
     sessions.view = (client, kind) => listView(gateway, client, kind);
     sessions.concerns = (client, server) => concerns(gateway, client, server);
     started = gateway;
@@ -275,6 +281,7 @@ export class Gateway {
       await this.resolver.close();
     } finally {
       await this.store.close();
+      await this.#telemetry?.shutdown().catch(() => {}); // an unreachable collector never blocks a close
     }
   }
 

@@ -9,6 +9,7 @@ import {
 } from '@toolgate/core';
 import type {
   AgentDerivedRecord,
+  PolicyAskedRecord,
   PolicyDecidedRecord,
   ToolCalledRecord,
   ToolChangedRecord,
@@ -203,6 +204,17 @@ export class LedgerRecorder implements Recorder {
     await this.record('agent.derived', parent, { agent, parent, tools: [...tools] });
   }
 
+  /**
+   * Records an `ask` put to an approver that answers later (a framework's approval UI) as
+   * `policy.asked`, the agent as actor, when it is put; its answer comes with the call's
+   * `policy.decided`. The id derives from the run and the ask's id (the framework's call id).
+   */
+  async policyAsked(record: PolicyAskedRecord): Promise<void> {
+    const { askId, tool, parameters, verdict, askedOf } = record;
+    const payload: JsonObject = { askId, tool, parameters, verdict: { ...verdict }, askedOf };
+    await this.record(policyAskedKind, record.agent, payload, this.#id(askId, policyAskedKind));
+  }
+
   #call(
     kind: string,
     record: { callId: string; agent: string },
@@ -241,6 +253,9 @@ export class LedgerRecorder implements Recorder {
 }
 
 const notYetDurable: AppendOptions = { durable: false };
+
+/** The kind of the record of an `ask` put to an approver that answers later. */
+export const policyAskedKind = 'policy.asked';
 
 function isObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -52,6 +52,9 @@ Examples:
 Bound to 0.0.0.0 or ::, the server accepts the Host header of each address of this machine; a
 name (myhost:8931) needs --allowed-hosts myhost:8931.
 
+With OTEL_EXPORTER_OTLP_ENDPOINT set (e.g. http://127.0.0.1:4318), every call is exported as an
+OpenTelemetry span over OTLP/HTTP (OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME apply).
+
 Exit codes: 0 stopped (stdin ended, SIGTERM or SIGINT), 2 bad arguments or cannot start.
 `;
 

@@ -11,6 +11,7 @@ import { createMcpServer, exposingGate } from './create-server.js';
 import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';
 import { packageVersion } from './package-version.js';
 import { registryFor } from './registry-for.js';
+import { startServerTelemetry } from './telemetry.js';
 
 async function main(): Promise<void> {
   const options = parseCliOptions(process.argv.slice(2));
@@ -26,10 +27,14 @@ async function main(): Promise<void> {
   // one gate for the process: every call of every connection (or stateless request) runs through it.
   // Outputs pass through whole (the built-in tools' field limits bound each one): the caller's own
   // gate caps them, once, at its limits — a cap here would cut below a caller that allows more.
-  const gate = exposingGate(registry, {
-    outputChars: Number.POSITIVE_INFINITY,
-    contentBytes: Number.POSITIVE_INFINITY,
-  });
+  // spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK is loaded only then)
+  const telemetry = await startServerTelemetry();
+  const gate = exposingGate(
+    registry,
+    { outputChars: Number.POSITIVE_INFINITY, contentBytes: Number.POSITIVE_INFINITY },
+    telemetry?.observer,
+  );
+  const flushed = () => telemetry?.shutdown().catch(() => {}); // an unreachable collector never blocks an exit
   const create = () => createMcpServer(gate, { tools: options.tools });
   if (options.transport === 'stdio') {
     const { serveStdio } = await import('./serve-stdio.js');
@@ -37,6 +42,7 @@ async function main(): Promise<void> {
     process.once('SIGTERM', () => void endpoint.close());
     process.once('SIGINT', () => void endpoint.close());
     await endpoint.closed;
+    await flushed();
     process.exit(0);
   }
   const { serveHttp } = await import('./serve-http.js');
@@ -60,7 +66,11 @@ async function main(): Promise<void> {
   }).catch((error: unknown) => {
     throw bindError(error, options.host, options.port);
   });
-  const stop = () => void endpoint.close().then(() => process.exit(0));
+  const stop = () =>
+    void endpoint
+      .close()
+      .then(flushed)
+      .then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   // One write, so a reader that waits for "listening on" has the Host line too.

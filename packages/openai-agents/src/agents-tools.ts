@@ -133,7 +133,12 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
         return true;
       },
       needsApproval: async (_runContext: RunContext, parameters: unknown, callId?: string) => {
-        const check = await handle.check(name, parameters);
+        // an ask put to Agents' approval flow is recorded as it is put (policy.asked), once a call
+        const pending =
+          callId === undefined || shared.asked.has(callId)
+            ? undefined
+            : { pending: { id: callId, askedOf: shared.approvedBy } };
+        const check = await handle.check(name, parameters, pending);
         if (check.status !== 'ask') return false;
         if (callId !== undefined) shared.asked.remember(callId, name, parameters);
         return true;

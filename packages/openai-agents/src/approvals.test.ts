@@ -27,7 +27,18 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     const first = await run(agent, 'pay bob', runOptions);
     expect(first.interruptions.map((item) => item.name)).toEqual(['wire']);
     expect(ran.wire).toBe(before);
-    expect(await ledgerEvents(store)).toEqual([]); // the pre-flight check records nothing
+    // the ask is recorded as it is put, before anyone answers it; nothing else is
+    const asked = await ledgerEvents(store);
+    expect(asked.map((event) => [event.kind, event.actor, event.id])).toEqual([
+      ['policy.asked', 'clerk', 'agents-1:c1:policy.asked'],
+    ]);
+    expect(asked[0]?.payload).toEqual({
+      askId: 'c1',
+      askedOf: 'alice',
+      tool: 'wire',
+      parameters: { to: 'bob', amount: 5 },
+      verdict: { decision: 'ask', rule: 1, reason: 'money leaves' },
+    });
 
     first.state.approve(first.interruptions[0]!);
     const second = await run(agent, first.state, runOptions);
@@ -35,7 +46,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     expect(ran.wire).toBe(before + 1);
     const sent = toolOutputsSent(model, 1).get('c1') as { text: string };
     expect(JSON.parse(sent.text)).toEqual({ sent: 5, to: 'bob' });
-    const events = await ledgerEvents(store);
+    const events = (await ledgerEvents(store)).slice(1); // after the policy.asked
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[1]?.payload).toMatchObject({
       verdict: { decision: 'ask' },
@@ -57,7 +68,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
       code: 'PERMISSION_DENIED',
       message: expect.stringContaining('money leaves; not approved by alice'),
     });
-    const events = await ledgerEvents(store);
+    const events = (await ledgerEvents(store)).slice(1); // after the policy.asked
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[0]?.payload).toMatchObject({ tool: 'wire', parameters: { to: 'mallory', amount: 500 } });
     expect(events[1]?.payload).toMatchObject({ verdict: { decision: 'ask' }, decision: 'deny' });
@@ -72,7 +83,7 @@ describe('policy ask as Agents needsApproval + interruption', () => {
     await run(agent, first.state, runOptions);
     expect(ran.wire).toBe(before);
     expect((toolOutputsSent(model, 1).get('c1') as { text: string }).text).toBe('too much');
-    const events = await ledgerEvents(store);
+    const events = (await ledgerEvents(store)).slice(1); // after the policy.asked
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'policy.decided', 'tool.returned']);
     expect(events[1]?.payload).toMatchObject({
       verdict: { decision: 'ask' },

@@ -45,6 +45,11 @@ export class AskedCalls {
     }
   }
 
+  /** True when the call is waiting for an answer here (its ask was put, and recorded). */
+  has(callId: string): boolean {
+    return this.#calls.has(callId);
+  }
+
   /** Forgets a call that is running (it was approved). */
   forget(callId: string): void {
     this.#calls.delete(callId);

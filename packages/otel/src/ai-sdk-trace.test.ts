@@ -18,8 +18,8 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-/** A model that calls `write_note` once, then says "done". */
-function noteModel() {
+/** A model that calls `write_note` once (or `calls` times, in one step), then says "done". */
+function noteModel(calls = 1) {
   return new MockLanguageModelV4({
     doGenerate: async ({ prompt }) =>
       prompt.at(-1)?.role === 'tool'
@@ -30,14 +30,12 @@ function noteModel() {
             warnings: [],
           }
         : {
-            content: [
-              {
-                type: 'tool-call',
-                toolCallId: 'model-call-1',
-                toolName: 'write_note',
-                input: '{"text":"hi"}',
-              },
-            ],
+            content: Array.from({ length: calls }, (_, index) => ({
+              type: 'tool-call' as const,
+              toolCallId: `model-call-${index + 1}`,
+              toolName: 'write_note',
+              input: JSON.stringify({ text: `hi ${index + 1}` }),
+            })),
             finishReason: { unified: 'tool-calls', raw: undefined },
             usage,
             warnings: [],
@@ -99,5 +97,31 @@ describe('the gate in an AI SDK trace', () => {
       'toolgate.ledger.run_id': 'run-1',
     });
     expect(trace.getSpan(context.active())).toBeUndefined();
+  });
+
+  it("puts each call of a multi-call step under its own call's framework span, in the model's order", async () => {
+    current = telemetry();
+    const { gate, events } = observedGate(current, new RulePolicy({ default: 'allow', rules: [] }));
+    const tools = await aiSdkTools(gate.forAgent({ name: 'scribe', tools: ['write_note'] }));
+    const { tracer } = current;
+    await generateText({
+      model: noteModel(3),
+      tools,
+      ...aiSdkLoopOptions(tools),
+      prompt: 'write thrice',
+      stopWhen: stepCountIs(2),
+      telemetry: { integrations: [frameworkSpans(tracer)] },
+    });
+    const spans = current.spans();
+    const gated = spans.filter((span) => span.name === 'execute_tool write_note');
+    expect(gated).toHaveLength(3);
+    const called = (await events()).filter((event) => event.kind === 'tool.called');
+    for (const [index, event] of called.entries()) {
+      expect(event.payload).toMatchObject({ parameters: { text: `hi ${index + 1}` } });
+      const framework = onlySpan(spans, `ai.toolCall model-call-${index + 1}`);
+      const callId = (event.payload as { callId: string }).callId;
+      const span = gated.find((each) => each.attributes['gen_ai.tool.call.id'] === callId);
+      expect(span?.parentSpanContext?.spanId).toBe(framework.spanContext().spanId);
+    }
   });
 });

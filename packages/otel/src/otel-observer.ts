@@ -24,6 +24,11 @@ export interface OtelObserverOptions {
    * `mcp.method.name`, a service's own labels).
    */
   attributes?: Attributes;
+  /**
+   * Attributes of one call's span, from the call as it arrives (a gateway's `mcp.client.name`: the
+   * client is the call's agent there).
+   */
+  callAttributes?: (call: ObservedCall) => Attributes;
 }
 
 /** The codes of a call the gate refused, as opposed to one that ran and failed. */
@@ -56,7 +61,10 @@ export function otelObserver(options: OtelObserverOptions = {}): CallObserver {
     callStarted(call) {
       const span = tracer.startSpan(
         `execute_tool ${call.tool}`,
-        { kind: SpanKind.INTERNAL, attributes: { ...shared, ...callAttributes(call) } },
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { ...shared, ...callAttributes(call), ...options.callAttributes?.(call) },
+        },
         context.active(),
       );
       return observation(span, call, instruments, shared);

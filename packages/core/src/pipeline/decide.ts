@@ -39,12 +39,19 @@ export interface DecideOptions {
 /**
  * The decide station: policy's verdict on a call and, when it says `ask`, the answer — the caller's
  * decision when given, else the approver's, else nobody's (a deny that says so). A failing approver
- * is a deny that says how it failed. Synchronous unless an approver is asked.
+ * is a deny that says how it failed. When policy allows, a caller's refusal is the answer and the
+ * call is refused (a decision only narrows). Synchronous unless an approver is asked.
  */
 export function decide(options: DecideOptions): Decided | Promise<Decided> {
   const verdict = options.policy.decide(options.request);
-  if (verdict.decision !== 'ask') return { verdict, allowed: verdict.decision === 'allow' };
+  if (verdict.decision === 'deny') return { verdict, allowed: false };
   const answer = options.decision === undefined ? undefined : callerAnswer(options.decision, options.request);
+  if (verdict.decision === 'allow') {
+    // a caller's refusal narrows an allowed call (an app's own approval policy said no); its approval adds nothing
+    return answer !== undefined && !answer.approved
+      ? { verdict, answer, allowed: false }
+      : { verdict, allowed: true };
+  }
   if (answer !== undefined) return { verdict, answer, allowed: answer.approved };
   const approver = options.approver;
   if (approver === undefined) return { verdict, answer: { from: 'nobody', approved: false }, allowed: false };
@@ -57,10 +64,15 @@ export function decide(options: DecideOptions): Decided | Promise<Decided> {
   );
 }
 
-/** A decision given as data (a recording's): whether the call runs follows from the verdict and the answer. */
+/**
+ * A decision given as data (a recording's): whether the call runs follows from the verdict and the
+ * answer (an `allow` with a caller's refusal as its answer does not run).
+ */
 export function decidedOf(given: Pick<Decided, 'verdict' | 'answer'>): Decided {
   const { verdict, answer } = given;
-  const allowed = verdict.decision === 'allow' || (verdict.decision === 'ask' && answer?.approved === true);
+  const allowed =
+    (verdict.decision === 'allow' && answer?.approved !== false) ||
+    (verdict.decision === 'ask' && answer?.approved === true);
   return answer === undefined ? { verdict, allowed } : { verdict, answer, allowed };
 }
 

@@ -20,7 +20,10 @@ const document: PolicyDocument = {
 const pathless: PolicyDocument = { default: 'deny', rules: document.rules.slice(0, 2) };
 
 /** A real gate deciding by the policy, recorded to a memory ledger; returns the events. */
-async function recordedRun(policy: PolicyDocument, options: { record?: boolean; digestOnly?: boolean } = {}) {
+async function recordedRun(
+  policy: PolicyDocument,
+  options: { record?: boolean; digestOnly?: boolean; callerRefusal?: boolean } = {},
+) {
   const store = new MemoryStore({ clock: steppingClock() });
   const recorder = new LedgerRecorder(store, { runId: 'run-1' });
   if (options.record ?? true)
@@ -35,6 +38,13 @@ async function recordedRun(policy: PolicyDocument, options: { record?: boolean; 
   await teller.callTool('oracle', { seed: 'moss' }); // allow
   await teller.callTool('brittle', { why: 'x' }); // deny by default
   await teller.callTool('chatty', { words: 2 }); // ask, refused by the approver
+  // allowed by policy, refused by the caller (an app's own approval policy)
+  if (options.callerRefusal)
+    await teller.callTool(
+      'oracle',
+      { seed: 'fern' },
+      { decision: { approved: false, by: 'app', reason: 'no' } },
+    );
   const events = await readAll(store.read());
   await store.close();
   return events;
@@ -68,10 +78,13 @@ async function* each(events: LedgerEvent[]) {
 
 describe('verify --decisions', () => {
   it('re-judges every recorded decision of a real gate and finds them all as the policy gives them', async () => {
-    const events = await recordedRun(pathless);
+    const events = await recordedRun(pathless, { callerRefusal: true });
     expect(events[0]).toMatchObject({ kind: 'policy.recorded', payload: { digest: policyDigest(pathless) } });
     const result = await verifyDecisions(each(events));
-    expect(result).toEqual({ ok: true, agreed: 3, faults: [] });
+    expect(result).toEqual({ ok: true, agreed: 4, faults: [] });
+    // an allowed call the caller refused (an app's own approval policy) is a deny, and verifies as one
+    const refused = events.filter((event) => event.kind === 'policy.decided').at(-1);
+    expect(refused?.payload).toMatchObject({ decision: 'deny', verdict: { decision: 'allow' } });
   });
 
   it('catches a forged decision, naming the seq and both verdicts', async () => {

@@ -135,8 +135,15 @@ function judge(
   const answer = payload.answer as { approved?: unknown } | undefined;
   const unbound = answerBindingFault(payload.answer as JsonObject | undefined, called);
   if (unbound) return fault(unbound, replayed);
+  // an allowed call a caller refused (an app's own approval policy) is a deny
   const outcome =
-    verdict.decision === 'ask' ? (answer?.approved === true ? 'allow' : 'deny') : verdict.decision;
+    verdict.decision === 'ask'
+      ? answer?.approved === true
+        ? 'allow'
+        : 'deny'
+      : verdict.decision === 'allow' && answer?.approved === false
+        ? 'deny'
+        : verdict.decision;
   if (payload.decision !== outcome) {
     return fault(
       `the call was recorded as ${String(payload.decision)}, but its verdict ${recorded}` +

@@ -21,6 +21,13 @@ export interface Recording {
   readonly descriptions: Map<string, ToolDescription>;
   /** Every tool the recording called. */
   readonly toolNames: Set<string>;
+  /** The `policy.asked` records, by agent and ask id: a replay writes again only the asks recorded. */
+  readonly asked: Set<string>;
+}
+
+/** The key of a recorded `ask` put to an approver that answers later. */
+export function askKey(agent: string, askId: string): string {
+  return `${agent}\u0000${askId}`;
 }
 
 /**
@@ -50,6 +57,7 @@ export function readRecording(events: Iterable<LedgerEvent>, runId?: string): Re
   const byCallId = new Map<string, RecordedCall>();
   const descriptions = new Map<string, ToolDescription>();
   const toolNames = new Set<string>();
+  const asked = new Set<string>();
   for (const event of events) {
     if (runId !== undefined && event.runId !== runId) continue;
     const payload = (event.payload ?? {}) as Payload;
@@ -73,13 +81,15 @@ export function readRecording(events: Iterable<LedgerEvent>, runId?: string): Re
     } else if (event.kind === 'tool.returned') {
       const call = byCallId.get(callId);
       if (call) call.returned = event;
+    } else if (event.kind === 'policy.asked') {
+      asked.add(askKey(event.actor, String(payload.askId)));
     } else if (event.kind === 'tools.described' && Array.isArray(payload.tools)) {
       for (const tool of payload.tools as unknown as ToolDescription[]) {
         descriptions.set(tool.name, tool);
       }
     }
   }
-  return { calls, descriptions, toolNames };
+  return { calls, descriptions, toolNames, asked };
 }
 
 /** What differs between a recorded call and a replayed one, in words. */

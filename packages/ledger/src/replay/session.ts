@@ -23,6 +23,7 @@ import { ReplayProgress } from './progress.js';
 import { recordedDecision, recordedJudged } from './recorded-decision.js';
 import { recordedDuration, recordedError, recordedResult } from './recorded-result.js';
 import {
+  askKey,
   callKey,
   canonicalOf,
   differenceOf,
@@ -165,6 +166,12 @@ export class ReplaySession implements ToolResolver, GateRecording {
       toolChanged: (record) => recorder.toolChanged?.(record),
       // a replayed run derives its agents as the recorded one did, and records them the same way
       agentDerived: (record) => recorder.agentDerived?.(record),
+      // an ask put to a later approver is written again where the run wrote it (a ledger from before
+      // `policy.asked` has none, and its replay writes none: the same bytes either way)
+      policyAsked: (record) =>
+        this.#recording.asked.has(askKey(record.agent, record.askId))
+          ? recorder.policyAsked?.(record)
+          : undefined,
     };
   }
 

@@ -1,0 +1,1 @@
+export { type RunningTelemetry, startTelemetry } from './start-telemetry.js';
