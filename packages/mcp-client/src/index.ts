@@ -14,6 +14,13 @@ export type {
   StdioServerConfig,
   SubjectMapping,
 } from './server-config.js';
+export {
+  httpServerConfigSchema,
+  mcpServerConfigSchema,
+  stdioServerConfigSchema,
+  subjectMappingSchema,
+  wireLimitsSchema,
+} from './server-config-schema.js';
 export type { ReviewedTool } from './surface/index.js';
 export {
   fingerprint,
