@@ -8,12 +8,18 @@
 //   `@toolgate/x/testing`   helpers for tests, imported only by tests.
 // A package's public and internal entries export disjoint names, so each name has one way in.
 //
+// Core's public entry holds at most 50 names (`publicLimits`): each is a semver promise.
+//
 // `--exports` prints how many names each package's entries export; `--graph` prints core's runtime
-// import graph and fails on a circle in it.
+// import graph and fails on a circle in it. `--root DIR` checks another tree (the script's tests).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+const rootAt = process.argv.indexOf('--root');
+const root = rootAt === -1 ? new URL('..', import.meta.url).pathname : resolve(process.argv[rootAt + 1]);
+
+/** The most names a package's public entry may export. */
+const publicLimits = { core: 50 };
 
 /**
  * `--graph`: prints core's runtime import graph (type-only imports left out: they vanish at run
@@ -113,14 +119,29 @@ const allowed = {
   ],
 };
 
-/** The entries a package may have, each a file under its `src/`. */
-const entries = { '': 'index.ts', internal: 'internal.ts', testing: 'testing/index.ts' };
+/**
+ * The entries a package may have, each a file under its `src/`. Beyond `.`, `./internal` and
+ * `./testing`, a public entry of its own for one concept: `@toolgate/core/command-line`.
+ */
+const entries = {
+  '': 'index.ts',
+  internal: 'internal.ts',
+  testing: 'testing/index.ts',
+  'command-line': 'command-line/index.ts',
+};
 
 /** Workspace members outside the map: they may use public entries (and tests `testing`), never `internal`. */
-const outsiders = ['apps', 'examples'].flatMap((dir) =>
-  readdirSync(join(root, dir)).map((name) => join(dir, name)),
+const outsiders = ['apps', 'examples']
+  .filter((dir) => existsSync(join(root, dir)))
+  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name)));
+if (existsSync(join(root, 'bench'))) outsiders.push('bench');
+
+const entryNames = Object.keys(entries);
+
+/** The packages of the map present in the tree checked. */
+const present = Object.keys(allowed).filter((name) =>
+  existsSync(join(root, 'packages', name, 'package.json')),
 );
-outsiders.push('bench');
 
 const isTest = (file) =>
   /\.test\.ts$/.test(file) || /\/(testing-fixtures|test-support)\//.test(file) || file.endsWith('.mjs');
@@ -201,12 +222,15 @@ function entryMapProblems(name) {
 }
 
 if (process.argv.includes('--exports')) {
-  console.log('package                    public  internal  testing');
-  for (const name of Object.keys(allowed)) {
+  console.log('package                    public  internal  testing  other entries');
+  for (const name of present) {
     const found = packageEntries(name);
     const count = (entry) => String(found[entry]?.length ?? '-');
+    const others = Object.keys(found)
+      .filter((entry) => !['', 'internal', 'testing'].includes(entry))
+      .map((entry) => `./${entry} ${found[entry].length}`);
     console.log(
-      `${`@toolgate/${name}`.padEnd(26)} ${count('').padStart(6)}  ${count('internal').padStart(8)}  ${count('testing').padStart(7)}`,
+      `${`@toolgate/${name}`.padEnd(26)} ${count('').padStart(6)}  ${count('internal').padStart(8)}  ${count('testing').padStart(7)}  ${others.join(', ')}`.trimEnd(),
     );
   }
   process.exit(0);
@@ -215,16 +239,24 @@ if (process.argv.includes('--exports')) {
 if (process.argv.includes('--graph')) process.exit(printCoreGraph());
 
 const problems = [];
-const entryNames = Object.keys(entries);
-for (const [name, permitted] of Object.entries(allowed)) {
+for (const name of present) {
+  const permitted = allowed[name];
   const found = packageEntries(name);
+  const limit = publicLimits[name];
+  if (limit !== undefined && (found['']?.length ?? 0) > limit)
+    problems.push(
+      `packages/${name}/src/index.ts: the public entry exports ${found[''].length} names, more than its ${limit} ` +
+        '(each is a semver promise); move what only siblings use to src/internal.ts, or a concept to an entry of its own',
+    );
   if (found['']?.includes('*') || found.internal?.includes('*'))
     problems.push(`packages/${name}: an entry re-exports with \`export *\`; name what it exports`);
-  const both = (found.internal ?? []).filter((exported) => found['']?.includes(exported));
-  if (both.length > 0)
-    problems.push(
-      `packages/${name}/src/internal.ts: exports ${both.join(', ')}, which the public entry exports too; one way in a name`,
-    );
+  for (const entry of entryNames.filter((entry) => entry !== '' && entry !== 'testing')) {
+    const both = (found[entry] ?? []).filter((exported) => found['']?.includes(exported));
+    if (both.length > 0)
+      problems.push(
+        `packages/${name}/src/${entries[entry]}: exports ${both.join(', ')}, which the public entry exports too; one way in a name`,
+      );
+  }
   problems.push(...entryMapProblems(name));
   for (const file of sources(join(root, 'packages', name, 'src'))) {
     const where = relative(root, file);
@@ -261,5 +293,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `imports follow ARCHITECTURE.md in ${Object.keys(allowed).length} packages and ${outsiders.length} other workspace members`,
+  `imports follow ARCHITECTURE.md in ${present.length} packages and ${outsiders.length} other workspace members`,
 );

@@ -12,7 +12,8 @@
  * MCP_ORACLE=1 (or MCP_SERVERS="…") runs the oracle over MCP stdio instead of in-process. A closed
  * stdout (`pnpm demo | head`) stops the run cleanly: the ledger is finished and released, exit 0.
  */
-import { messageOf, parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
+import { messageOf, ToolgateError } from '@toolgate/core';
+import { parseCommandLine, usageMessage, wholeNumber } from '@toolgate/core/command-line';
 import { runDemo } from './demo.js';
 import { packageVersion } from './package-version.js';
 import { painterFor, renderEvent, renderSummary } from './render.js';

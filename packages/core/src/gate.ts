@@ -16,8 +16,7 @@ import {
   type CallObserver,
   observeCall,
   observeDecided,
-  observeEnded,
-  receiptOf,
+  observeRecorded,
 } from './pipeline/observe.js';
 import {
   checkParameterChars,
@@ -34,7 +33,7 @@ import {
   recordReturned,
 } from './pipeline/record.js';
 import type { RecordedDecision, Recording } from './pipeline/recording.js';
-import { subjectOf } from './pipeline/subject.js';
+import { type Assessed, assessed } from './pipeline/subject.js';
 import {
   allowAll,
   type Policy,
@@ -307,20 +306,7 @@ export class ToolGate {
       ending = { callId, tool, isError: false, output: outcome.output, durationMs };
     else
       ending = { callId, tool, isError: false, output: outcome.output, content: outcome.content, durationMs };
-    const recorded = recordReturned(call, ending);
-    const { observation } = call;
-    if (observation === undefined) return recorded instanceof Promise ? recorded.then(() => ending) : ending;
-    const observed = (receipt: unknown) => {
-      const ledger = receiptOf(receipt);
-      observeEnded(observation, {
-        isError: ending.isError,
-        ...(ending.isError ? { error: ending.error } : {}),
-        durationMs: ending.durationMs,
-        ...(ledger === undefined ? {} : { ledger }),
-      });
-      return ending;
-    };
-    return recorded instanceof Promise ? recorded.then(observed) : observed(recorded);
+    return observeRecorded(call.observation, ending, recordReturned(call, ending));
   }
 }
 
@@ -337,30 +323,6 @@ interface Finish {
   call: ObservedRecordedCall;
   started: number;
   outcome: Outcome;
-}
-
-/** A call admitted, with the request policy judges. */
-interface Assessed {
-  admitted: Admitted;
-  request: PolicyRequest;
-}
-
-function assessed(grant: Grant, admitted: Admitted): Assessed | Promise<Assessed> {
-  const subject = subjectOf(admitted.resolved, admitted.parameters);
-  if (subject instanceof Promise) return subject.then((found) => requestOf(grant, admitted, found));
-  return requestOf(grant, admitted, subject);
-}
-
-function requestOf(grant: Grant, admitted: Admitted, subject: PolicySubject | undefined): Assessed {
-  const request: PolicyRequest = {
-    agent: grant.agent,
-    tool: admitted.resolved.description.name,
-    parameters: admitted.parameters,
-  };
-  if (grant.client !== undefined) request.client = grant.client;
-  if (grant.agentPath !== undefined) request.agentPath = grant.agentPath;
-  if (subject !== undefined) request.subject = subject;
-  return { admitted, request };
 }
 
 function denied(agent: string, tool: string, reason: string): ToolgateError {

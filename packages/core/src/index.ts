@@ -1,18 +1,13 @@
 /**
  * @toolgate/core: typed tools, grants enforced by the runtime, the policy gate and the call
  * pipeline. Touches no OS and knows nothing of MCP. (What toolgate's own packages share is in
- * `@toolgate/core/internal`, which is not semver-promised.)
+ * `@toolgate/core/internal`, which is not semver-promised; the command-line helpers every toolgate
+ * command reads its arguments with are `@toolgate/core/command-line`.)
  *
  * @module
  */
 
 export { AgentHandle } from './agent-handle.js';
-export {
-  type OptionShape,
-  parseCommandLine,
-  usageMessage,
-  wholeNumber,
-} from './command-line/index.js';
 export { type ContentPart, type ToolOutput, toolResult } from './content.js';
 export type { CallOptions, ToolContext } from './context.js';
 export { CapabilityViolation, messageOf, ToolgateError, type ToolgateErrorCode } from './errors.js';

@@ -1,4 +1,5 @@
-import { parseCommandLine, ToolgateError, wholeNumber } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, wholeNumber } from '@toolgate/core/command-line';
 
 /** The command line of `toolgate-gateway`, parsed. */
 export type GatewayCommand =

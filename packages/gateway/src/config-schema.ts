@@ -1,4 +1,5 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
+import { httpServerConfigSchema, stdioServerConfigSchema } from '@toolgate/mcp-client';
 import { z } from 'zod';
 import { policyLayerSchema } from './config-policy-layers.js';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
@@ -9,30 +10,26 @@ import { telemetrySchema } from './telemetry/telemetry-config.js';
 const nonEmpty = z.string().min(1, 'must not be empty');
 const names = z.array(nonEmpty);
 
-const subjectMapping = z.strictObject({
-  paths: names.optional(),
-  commands: names.optional(),
-  urls: names.optional(),
-});
+// mcp-client's one schema of a server config, its keys in the gateway's words (`timeout_ms`)
+const stdio = stdioServerConfigSchema.shape;
+const http = httpServerConfigSchema.shape;
 
 /** One upstream MCP server in the gateway's YAML: `command` (stdio) or `url` (streamable HTTP), as `MCPResolver` takes it. */
 export const upstreamSchema = z
   .strictObject({
-    command: nonEmpty.optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: nonEmpty.optional(),
+    command: stdio.command.optional(),
+    args: stdio.args,
+    env: stdio.env,
+    cwd: stdio.cwd,
+    // text only: the gateway expands `${VAR}` in it before `MCPResolver` reads it as a URL
     url: nonEmpty.optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: http.headers,
     // the upstream's access tokens, obtained by the gateway (client credentials)
     oauth: upstreamOAuthSchema.optional(),
-    prefix: z
-      .string()
-      .regex(/^[a-zA-Z0-9_.-]{1,32}$/, 'must be 1–32 letters, digits, "_", "." or "-"')
-      .optional(),
-    timeout_ms: z.number().positive().optional(),
-    root: nonEmpty.optional(),
-    subjects: z.union([z.literal('toolgate'), z.record(z.string(), subjectMapping)]).optional(),
+    prefix: stdio.prefix,
+    timeout_ms: stdio.timeoutMs,
+    root: stdio.root,
+    subjects: stdio.subjects,
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), {
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',

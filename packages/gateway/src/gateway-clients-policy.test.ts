@@ -31,13 +31,17 @@ policy:
 `,
     );
     gateway = await Gateway.start(await loadConfig(path));
-    const fromCi = await gateway.callTool('ci', 'mine__note', { text: 'x' }, undefined);
+    const fromCi = await gateway.callTool({ client: 'ci', tool: 'mine__note', parameters: { text: 'x' } });
     expect(fromCi).toMatchObject({
       isError: true,
       error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('ci only reads') },
     });
-    expect(await gateway.callTool('ci', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
-    expect(await gateway.callTool('desktop', 'mine__note', { text: 'x' }, undefined)).toMatchObject({
+    expect(await gateway.callTool({ client: 'ci', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
+    expect(
+      await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'x' } }),
+    ).toMatchObject({
       isError: false,
     });
   });

@@ -44,10 +44,10 @@ describe('the gateway gate', { timeout: 120_000 }, () => {
     const gate = gateway.gate;
 
     for (let call = 0; call < 3; call += 1) {
-      const result = await gateway.callTool('desktop', 'mine__pid', {}, undefined);
+      const result = await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} });
       expect(result).toMatchObject({ isError: false });
     }
-    const stranger = await gateway.callTool('nobody', 'mine__pid', {}, undefined);
+    const stranger = await gateway.callTool({ client: 'nobody', tool: 'mine__pid', parameters: {} });
     expect(stranger).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
 
     writeFileSync(
@@ -58,9 +58,13 @@ describe('the gateway gate', { timeout: 120_000 }, () => {
       ),
     );
     await gateway.reload(await loadConfig(path));
-    const refused = await gateway.callTool('desktop', 'mine__pid', {}, undefined);
+    const refused = await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} });
     expect(refused).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
-    const denied = await gateway.callTool('desktop', 'mine__note', { text: 'x' }, undefined);
+    const denied = await gateway.callTool({
+      client: 'desktop',
+      tool: 'mine__note',
+      parameters: { text: 'x' },
+    });
     expect(denied).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
 
     expect(constructed.gates).toBe(1);

@@ -47,8 +47,8 @@ ledger: ./observed.ledger.jsonl
       }),
     };
     gateway = await Gateway.start(await loadConfig(path), { observer, runId: 'gateway-run' });
-    await gateway.callTool('desktop', 'mine__pid', {}, undefined);
-    await gateway.callTool('desktop', 'mine__note', {}, undefined);
+    await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} });
+    await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: {} });
     const returned = (await readAll(gateway.store.read())).filter((event) => event.kind === 'tool.returned');
     expect(seen).toEqual([
       { agent: 'desktop', tool: 'mine__pid', code: 'ok', seq: returned[0]!.seq, runId: 'gateway-run' },

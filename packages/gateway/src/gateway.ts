@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stat, unlink } from 'node:fs/promises';
 import {
-  type Approver,
   type CallObserver,
   type CallOptions,
   type Grant,
@@ -193,15 +192,15 @@ export class Gateway {
   }
 
   /**
-   * Calls a tool for a client: grant (the client's patterns), then policy (with `approver` for
-   * `ask`), then the upstream. Never throws for anything the client sends; only a failing ledger
+   * Calls a tool for a client: grant (the client's patterns), then policy (with `options.approver`
+   * for `ask`), then the upstream. Never throws for anything the client sends; only a failing ledger
    * makes it reject (a call is never silently unrecorded).
+   *
+   * @example
+   * await gateway.callTool({ client: 'desktop', tool: 'fs__read_file', parameters: { path: 'a' } }, { approver });
    */
   async callTool(
-    client: string,
-    tool: string,
-    parameters: unknown,
-    approver: Approver | undefined,
+    { client, tool, parameters }: { client: string; tool: string; parameters: unknown },
     options: GatewayCallOptions = {},
   ): Promise<ToolResult> {
     const { identity, ...callOptions } = options;
@@ -225,7 +224,6 @@ export class Gateway {
         {
           ...callOptions,
           grant,
-          ...(approver === undefined ? {} : { approver }),
           timeoutMs: this.#config.timeoutMs ?? defaultTimeoutMs,
         },
       );

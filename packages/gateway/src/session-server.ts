@@ -55,11 +55,8 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
           });
     try {
       const result = await gateway.callTool(
-        client,
-        request.params.name,
-        request.params.arguments ?? {},
-        elicitingApprover(server, extra.sendRequest),
-        options,
+        { client, tool: request.params.name, parameters: request.params.arguments ?? {} },
+        { ...options, approver: elicitingApprover(server, extra.sendRequest) },
       );
       return toCallToolResult(result, gateway.resolver.extras(request.params.name));
     } catch (error) {

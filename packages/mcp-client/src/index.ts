@@ -5,7 +5,8 @@
  * @module
  */
 export { defaultLimits, type ResolvedLimits, type WireLimits } from './limits.js';
-export { MCPResolver, type MCPResolverOptions, type ReviewedTool } from './resolver.js';
+export { MCPResolver } from './resolver.js';
+export type { MCPResolverOptions } from './resolver-options.js';
 export type {
   HttpServerConfig,
   McpServerConfig,
@@ -13,6 +14,14 @@ export type {
   StdioServerConfig,
   SubjectMapping,
 } from './server-config.js';
+export {
+  httpServerConfigSchema,
+  mcpServerConfigSchema,
+  stdioServerConfigSchema,
+  subjectMappingSchema,
+  wireLimitsSchema,
+} from './server-config-schema.js';
+export type { ReviewedTool } from './surface/index.js';
 export {
   fingerprint,
   outputSchemasNotValidated,

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { JsonObject, JsonSchema } from '@toolgate/core';
 import {
+  type JsonObject,
   type JsonValue,
   type PolicySubject,
   type ToolContext,
@@ -10,54 +10,33 @@ import {
   type ToolResolver,
 } from '@toolgate/core';
 import { firstFailure, maxParallelConnects } from './attach-all.js';
-import { withholdRemotePaths } from './remote-withheld.js';
+import type { MCPResolverOptions } from './resolver-options.js';
 import { checkServerConfig, type McpServerConfig } from './server-config.js';
+import {
+  extrasOf,
+  type ReviewedTool,
+  requestOn,
+  reviewOf,
+  seedReviews,
+  servingSummary,
+  upstreamsOf,
+} from './surface/index.js';
 import { Approvals } from './tools/approvals.js';
 import { approveTool, changedToolError } from './tools/approve-tool.js';
+import { callRemote } from './tools/call-remote.js';
 import { ChangeReporter } from './tools/change-reporter.js';
 import type { ToolShape } from './tools/fingerprint.js';
-import { checkMapped, mapResult } from './tools/map-result.js';
 import type { ToolExtras } from './tools/read-tool.js';
 import { subjectsFor } from './tools/subjects.js';
-import type { ToolChange, ToolChangeRecorder } from './tools/tool-change.js';
-import { type Entry, type IndexState, indexTools } from './tools/tool-index.js';
+import {
+  describeApproved,
+  type Entry,
+  forgetTools,
+  type IndexState,
+  indexTools,
+} from './tools/tool-index.js';
 import { checkConflicts, prefixOwner, unknownTool, withheldTool } from './tools/tool-names.js';
 import { McpConnection } from './transport/index.js';
-
-/** What an {@link MCPResolver} is built with. */
-export interface MCPResolverOptions {
-  /** Told about every changed or conflicting tool. */
-  onChange?: (change: ToolChange) => void;
-  /** Records every change when it has a `toolChanged` method (a ledger recorder, say). */
-  recorder?: ToolChangeRecorder;
-  /**
-   * How the refusal of a changed tool tells its reader to approve it, in the words of the tool
-   * they hold (the gateway: `toolgate-gateway approve NAME --config FILE`). Default: `resolver.approve(…)`.
-   */
-  approveHint?: (tool: string) => string;
-  /**
-   * Definitions reviewed before this resolver started (a gateway's lock file), by local tool name:
-   * a listed tool that differs from its review is withheld until approved, as a change is.
-   */
-  reviewed?: ReadonlyMap<string, ReviewedTool>;
-  /**
-   * What to do with a tool no review names (with `reviewed` given): `withhold` it until approved,
-   * or `allow` it (approved as first listed). Default `allow`.
-   */
-  newTools?: 'allow' | 'withhold';
-  /** Told, with the server's name, each time a server's tool list has been read and applied (first, on reconnect, on `list_changed`). */
-  onListed?: (server: string) => void;
-}
-
-/** A tool definition as an operator reviewed it: where it is served, and its text. */
-export interface ReviewedTool {
-  server: string;
-  remoteName: string;
-  /** The {@link fingerprint} of its description and input schema. */
-  fingerprint: string;
-  description: string;
-  inputSchema: JsonSchema;
-}
 
 /**
  * Serves the tools of one or more MCP servers as a core `ToolResolver`. One long-lived session per
@@ -97,10 +76,7 @@ export class MCPResolver implements ToolResolver {
   constructor(options: MCPResolverOptions = {}) {
     this.#changes = new ChangeReporter(options);
     this.#options = options;
-    for (const [name, tool] of options.reviewed ?? []) {
-      const { server, remoteName, fingerprint: print, description, inputSchema } = tool;
-      this.#approvals.set(name, { server, remoteName, print, shape: { description, inputSchema } });
-    }
+    seedReviews(this.#approvals, options.reviewed);
     this.#indexState.withholdNew = options.newTools === 'withhold';
   }
 
@@ -156,7 +132,7 @@ export class MCPResolver implements ToolResolver {
       }
     } catch (error) {
       this.#attaching.delete(config.name);
-      this.#forget(connection);
+      forgetTools(this.#entries, connection);
       await connection.close();
       throw error;
     }
@@ -175,13 +151,7 @@ export class MCPResolver implements ToolResolver {
    * none of them: `the MCP servers attached ("files": read_file, list_dir)`.
    */
   servingSummary(): string {
-    if (this.#connections.size === 0) return 'an MCP resolver with no server attached';
-    const served = new Map<string, string[]>([...this.#connections.keys()].map((server) => [server, []]));
-    for (const [name, entry] of this.#entries) served.get(entry.connection.name)?.push(name);
-    const parts = [...served].map(
-      ([server, tools]) => `"${server}": ${tools.length ? tools.join(', ') : 'no tools'}`,
-    );
-    return `the MCP servers attached (${parts.join('; ')})`;
+    return servingSummary(this.#connections, this.#entries);
   }
 
   /**
@@ -194,21 +164,12 @@ export class MCPResolver implements ToolResolver {
 
   /** Each attached server and whether its session is open now (false while it is down or reconnecting). */
   upstreams(): Array<{ server: string; open: boolean }> {
-    return [...this.#connections].map(([server, connection]) => ({ server, open: connection.open }));
+    return upstreamsOf(this.#connections);
   }
 
   /** A served tool as approved now (server, remote name, fingerprint, text), for a lock file; undefined while it awaits approval. */
   reviewOf(name: string): ReviewedTool | undefined {
-    const entry = this.#entries.get(name);
-    if (entry === undefined || entry.changed) return undefined;
-    const { description, inputSchema } = entry.shape;
-    return {
-      server: entry.connection.name,
-      remoteName: entry.remoteName,
-      fingerprint: entry.print,
-      description,
-      inputSchema,
-    };
+    return reviewOf(this.#entries.get(name));
   }
 
   /** The name of the attached server that serves the tool `name`, or undefined. */
@@ -243,11 +204,7 @@ export class MCPResolver implements ToolResolver {
 
   /** The tool's description and schema as approved; never a `parallelSafe` (remote hints are not trusted). */
   async describe(name: string): Promise<ToolDescription | undefined> {
-    const entry = this.#entries.get(name);
-    if (!entry) return undefined;
-    // A changed tool is described as approved: its new text never reaches a model before approval.
-    const shape = entry.changed ? (this.#approvals.get(name)?.shape ?? entry.shape) : entry.shape;
-    return { name, description: shape.description, inputSchema: shape.inputSchema };
+    return describeApproved(name, this.#entries.get(name), this.#approvals);
   }
 
   /**
@@ -255,8 +212,7 @@ export class MCPResolver implements ToolResolver {
    * a client to show (the gateway passes them on). Hints only: never approved, never read by policy.
    */
   extras(name: string): ToolExtras | undefined {
-    const entry = this.#entries.get(name);
-    return entry === undefined || entry.changed ? undefined : entry.extras;
+    return extrasOf(this.#entries.get(name));
   }
 
   /**
@@ -270,11 +226,7 @@ export class MCPResolver implements ToolResolver {
     during: string,
     send: (client: Client, timeoutMs: number) => Promise<T>,
   ): Promise<T> {
-    const connection = this.#connections.get(server);
-    if (connection === undefined) {
-      throw new ToolgateError('UNKNOWN_TOOL', `no MCP server named "${server}" is attached`);
-    }
-    return connection.request(during, send);
+    return requestOn(this.#connections.get(server), server, during, send);
   }
 
   /**
@@ -294,23 +246,7 @@ export class MCPResolver implements ToolResolver {
     }
     this.#changes.throwIfFailed();
     if (entry.changed) throw changedToolError(name, entry.connection.name, this.#options.approveHint?.(name));
-    const result = await entry.connection.call(
-      entry.remoteName,
-      parameters,
-      context && {
-        signal: context.signal,
-        deadline: context.deadline,
-        onProgress: (progress) => context.reportProgress(progress),
-      },
-    );
-    const where = { server: entry.connection.name, tool: name };
-    const mapped = withholdRemotePaths(
-      entry.connection.config,
-      entry.remoteName,
-      mapResult(result, where),
-      context,
-    );
-    return checkMapped(mapped, where);
+    return callRemote(entry, name, parameters, context);
   }
 
   /**
@@ -348,12 +284,6 @@ export class MCPResolver implements ToolResolver {
     this.#connections.clear();
     this.#entries.clear();
     await Promise.all(connections.map((connection) => connection.close()));
-  }
-
-  /** Drops the tools a connection that failed to attach had indexed. */
-  #forget(connection: McpConnection): void {
-    for (const [name, entry] of this.#entries)
-      if (entry.connection === connection) this.#entries.delete(name);
   }
 
   #entry(name: string): Entry {

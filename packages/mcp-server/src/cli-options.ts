@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { parseCommandLine, ToolgateError, wholeNumber } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, wholeNumber } from '@toolgate/core/command-line';
 import { isLoopback } from './http-guard.js';
 
 /** The parsed command line of `toolgate-mcp`. */

@@ -85,3 +85,25 @@ export function receiptOf(value: unknown): RecordReceipt | undefined {
   const { runId, seq } = value as { runId?: unknown; seq?: unknown };
   return typeof runId === 'string' && typeof seq === 'number' ? { runId, seq } : undefined;
 }
+
+/**
+ * Once a call's `tool.returned` is written (`recorded`: what the recorder returned, or its
+ * promise), tells the call's observation how it ended, with the record's place in the ledger when
+ * the recorder says; resolves to `ending`, which the call returns.
+ */
+export function observeRecorded<
+  Ending extends { isError: boolean; error?: ToolErrorData; durationMs: number },
+>(observation: CallObservation | undefined, ending: Ending, recorded: unknown): Ending | Promise<Ending> {
+  if (observation === undefined) return recorded instanceof Promise ? recorded.then(() => ending) : ending;
+  const observed = (receipt: unknown) => {
+    const ledger = receiptOf(receipt);
+    observeEnded(observation, {
+      isError: ending.isError,
+      ...(ending.isError && ending.error !== undefined ? { error: ending.error } : {}),
+      durationMs: ending.durationMs,
+      ...(ledger === undefined ? {} : { ledger }),
+    });
+    return ending;
+  };
+  return recorded instanceof Promise ? recorded.then(observed) : observed(recorded);
+}

@@ -47,20 +47,32 @@ export function* confinedFiles(
   }
   const open: number[] = [rootDescriptor];
   try {
-    yield* visit(root, rootDescriptor, root.absolute, '', options, open);
+    yield* visit(
+      { root, options, open },
+      { descriptor: rootDescriptor, byName: root.absolute, relative: '' },
+    );
   } finally {
     for (const descriptor of open) closeSync(descriptor);
   }
 }
 
-function* visit(
-  root: ConfinedRoot,
-  descriptor: number,
-  byName: string,
-  relative: string,
-  options: ConfinedTreeOptions,
-  open: number[],
-): Generator<ConfinedFile> {
+/** What one tree's walk reads and holds, the same in every directory. */
+interface TreeWalk {
+  root: ConfinedRoot;
+  options: ConfinedTreeOptions;
+  /** The descriptors open now, closed when the walk ends however it ends. */
+  open: number[];
+}
+
+/** One directory of the walk: its descriptor, its path by name, its path relative to the root. */
+interface TreePlace {
+  descriptor: number;
+  byName: string;
+  relative: string;
+}
+
+function* visit(tree: TreeWalk, { descriptor, byName, relative }: TreePlace): Generator<ConfinedFile> {
+  const { root, options, open } = tree;
   const through = root.throughDescriptors ? `/proc/self/fd/${descriptor}` : byName;
   let entries: ReturnType<typeof readEntries>;
   try {
@@ -77,7 +89,7 @@ function* visit(
       if (opened === undefined) continue;
       open.push(opened);
       try {
-        yield* visit(root, opened, child, path, options, open);
+        yield* visit(tree, { descriptor: opened, byName: child, relative: path });
       } finally {
         open.pop();
         closeSync(opened);

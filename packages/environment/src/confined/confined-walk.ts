@@ -129,7 +129,7 @@ export async function openSubdirectory(
   }
   const { handle, made } = opened;
   if (!root.throughDescriptors)
-    await verifyByName(root, handle, path, relative, made ? 'directory' : undefined);
+    await verifyByName(root, handle, { path, relative, created: made ? 'directory' : undefined });
   return { handle, through: root.throughDescriptors ? descriptorPath(handle) : path, relative };
 }
 
@@ -141,8 +141,7 @@ export async function openChild(
   root: ConfinedRoot,
   parent: DirectoryStep,
   name: string,
-  flags: number,
-  mode?: number,
+  { flags, mode }: { flags: number; mode?: number },
 ): Promise<FileHandle> {
   const path = childOf(parent, name);
   const relative = parent.relative === '.' ? name : `${parent.relative}/${name}`;
@@ -153,7 +152,8 @@ export async function openChild(
     throw await explainOpenError(error, path, relative);
   }
   if (!root.throughDescriptors) {
-    await verifyByName(root, handle, path, relative, (flags & constants.O_EXCL) !== 0 ? 'file' : undefined);
+    const created = (flags & constants.O_EXCL) !== 0 ? 'file' : undefined;
+    await verifyByName(root, handle, { path, relative, created });
   }
   return handle;
 }
@@ -168,9 +168,7 @@ export async function openChild(
 async function verifyByName(
   root: ConfinedRoot,
   handle: FileHandle,
-  path: string,
-  relative: string,
-  created: 'file' | 'directory' | undefined,
+  { path, relative, created }: { path: string; relative: string; created: 'file' | 'directory' | undefined },
 ): Promise<void> {
   const opened = await handle.stat({ bigint: true });
   if (await namedAsOpened(root, path, opened)) return;

@@ -92,7 +92,9 @@ describe('the walk by name, verified after each open, against a scripted symlink
       const root = rootByName();
       const parent = await walkDirectories(root, await openRoot(root), ['race'], false);
       const scripted = attack('race/secret.txt', swapsAt);
-      const opening = openChild(root, parent, 'secret.txt', constants.O_RDONLY | constants.O_NONBLOCK);
+      const opening = openChild(root, parent, 'secret.txt', {
+        flags: constants.O_RDONLY | constants.O_NONBLOCK,
+      });
       await expect(opening.finally(() => parent.handle.close())).rejects.toBeInstanceOf(PathChangedError);
       expect(scripted.fired, scripted.log.join('\n')).toBe(true);
     },
@@ -102,7 +104,9 @@ describe('the walk by name, verified after each open, against a scripted symlink
     const root = rootByName();
     const parent = await walkDirectories(root, await openRoot(root), ['race'], false);
     const scripted = attack('race/secret.txt', [0]);
-    const opening = openChild(root, parent, 'secret.txt', constants.O_RDONLY | constants.O_NONBLOCK);
+    const opening = openChild(root, parent, 'secret.txt', {
+      flags: constants.O_RDONLY | constants.O_NONBLOCK,
+    });
     await expect(opening.finally(() => parent.handle.close())).rejects.toThrow('"race/secret.txt" changed');
     expect(scripted.log[0]).toBe('open race/secret.txt (race was a link)');
   });

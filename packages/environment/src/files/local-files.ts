@@ -47,7 +47,7 @@ export async function readLocalFile(
     const parent = await walkDirectories(root, await openRoot(root), parents, false);
     let handle: FileHandle;
     try {
-      handle = await openChild(root, parent, name, constants.O_RDONLY | constants.O_NONBLOCK);
+      handle = await openChild(root, parent, name, { flags: constants.O_RDONLY | constants.O_NONBLOCK });
     } finally {
       await parent.handle.close();
     }
@@ -161,14 +161,17 @@ async function openForWriting(
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       return {
-        handle: await openChild(root, parent, name, O_WRONLY | O_CREAT | O_EXCL, 0o666),
+        handle: await openChild(root, parent, name, { flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o666 }),
         created: true,
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     try {
-      return { handle: await openChild(root, parent, name, O_WRONLY | O_NONBLOCK), created: false };
+      return {
+        handle: await openChild(root, parent, name, { flags: O_WRONLY | O_NONBLOCK }),
+        created: false,
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

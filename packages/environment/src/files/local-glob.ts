@@ -47,7 +47,7 @@ export async function globLocal(root: ConfinedRoot, pattern: string): Promise<Gl
   const paths: string[] = [];
   const limits = { maxDepth: depthOf(rest), dotDirectories: mentionsDotNames(rest) };
   try {
-    await walk(root, start, prefix, 1, limits, matches, paths);
+    await walk({ root, limits, matches, paths }, start, prefix, 1);
   } finally {
     await start.handle.close();
   }
@@ -55,15 +55,17 @@ export async function globLocal(root: ConfinedRoot, pattern: string): Promise<Gl
   return { paths };
 }
 
-async function walk(
-  root: ConfinedRoot,
-  directory: DirectoryStep,
-  prefix: string,
-  depth: number,
-  limits: { maxDepth: number; dotDirectories: boolean },
-  matches: (path: string) => boolean,
-  paths: string[],
-): Promise<void> {
+/** What one glob's walk reads and fills, the same at every depth. */
+interface GlobWalk {
+  root: ConfinedRoot;
+  limits: { maxDepth: number; dotDirectories: boolean };
+  matches: (path: string) => boolean;
+  /** The matching paths found so far. */
+  paths: string[];
+}
+
+async function walk(glob: GlobWalk, directory: DirectoryStep, prefix: string, depth: number): Promise<void> {
+  const { root, limits, matches, paths } = glob;
   let entries: Awaited<ReturnType<typeof readEntries>>;
   try {
     entries = await readEntries(directory.through);
@@ -81,7 +83,7 @@ async function walk(
     const child = await openSubdirectory(root, directory, entry.name).catch(() => undefined);
     if (child === undefined) continue;
     try {
-      await walk(root, child, path, depth + 1, limits, matches, paths);
+      await walk(glob, child, path, depth + 1);
     } finally {
       await child.handle.close();
     }

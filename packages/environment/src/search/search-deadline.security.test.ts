@@ -17,6 +17,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/**
+ * Starts `count` search threads and leaves them idle, so the searches after it run on a started
+ * thread: a deadline counts a cold thread's start-up, which takes seconds on a loaded machine.
+ */
+async function warmThreads(count: number): Promise<void> {
+  const warm = new MemoryEnvironment({ files: { 'notes.txt': 'moss\n' }, searchTimeoutMs: 60_000 });
+  await Promise.all(Array.from({ length: count }, () => warm.search('moss')));
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -47,12 +56,15 @@ describe('a search past its deadline', () => {
   });
 
   it('terminates the JavaScript thread, and the next search on a fresh thread answers', async () => {
+    await warmThreads(1);
     const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 1500 });
     await expect(environment.search('(a+)+$')).rejects.toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringMatching(/pattern "\(a\+\)\+\$" .* deadline of 1500 ms \(JavaScript engine\)/),
     });
-    const after = await environment.search('^moss$');
+    // a fresh thread's start-up counts against the deadline: give this one time to start
+    const patient = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 60_000 });
+    const after = await patient.search('^moss$');
     expect(after).toEqual({
       matches: [{ path: 'notes.txt', line: 1, text: 'moss' }],
       totalMatches: 1,
@@ -61,9 +73,9 @@ describe('a search past its deadline', () => {
   });
 
   it('does not hold up another search started while it runs', async () => {
-    const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 5000 });
     // Two searches at once leave two started threads idle, so neither search below waits for a start.
-    await Promise.all([environment.search('moss'), environment.search('moss')]);
+    await warmThreads(2);
+    const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 5000 });
     let runawayEnded = false;
     const runawaySearch = environment.search('(a|a)+\\1$').finally(() => {
       runawayEnded = true;
@@ -75,9 +87,11 @@ describe('a search past its deadline', () => {
   });
 
   it('stops a MemoryEnvironment search the same way', async () => {
+    await warmThreads(1);
     const environment = new MemoryEnvironment({ files: { 'notes.txt': runaway }, searchTimeoutMs: 1500 });
     await expect(environment.search('(?=(a+)+$)')).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect((await environment.search('a!$')).totalMatches).toBe(1);
+    const patient = new MemoryEnvironment({ files: { 'notes.txt': runaway }, searchTimeoutMs: 60_000 });
+    expect((await patient.search('a!$')).totalMatches).toBe(1);
   });
 
   it('keeps lookaround and backreferences working', async () => {
@@ -89,6 +103,7 @@ describe('a search past its deadline', () => {
 
 describe("a search under its caller's time", () => {
   it('ends at the time its caller asks when the environment sets none (no default of its own)', async () => {
+    await warmThreads(2);
     const environment = new LocalEnvironment({ root, search: 'javascript' });
     await expect(environment.search('(a+)+$', { timeoutMs: 1200 })).rejects.toMatchObject({
       code: 'TIMEOUT',
@@ -102,6 +117,7 @@ describe("a search under its caller's time", () => {
   });
 
   it("keeps within the environment's own searchTimeoutMs when the caller has more time", async () => {
+    await warmThreads(1);
     const environment = new LocalEnvironment({ root, search: 'javascript', searchTimeoutMs: 1200 });
     await expect(environment.search('(a+)+$', { timeoutMs: 600_000 })).rejects.toMatchObject({
       code: 'TIMEOUT',
@@ -118,7 +134,8 @@ describe('the search thread', () => {
     const script = `
       import { LocalEnvironment, MemoryEnvironment } from ${JSON.stringify(entry)};
       const local = new LocalEnvironment({ root: ${JSON.stringify(root)}, search: 'javascript', searchTimeoutMs: 1500 });
-      const found = await local.search('^moss$');
+      const patient = new LocalEnvironment({ root: ${JSON.stringify(root)}, search: 'javascript', searchTimeoutMs: 60000 });
+      const found = await patient.search('^moss$');
       const stopped = await local.search('(a|a)+\\\\1$').catch((error) => error.code);
       const memory = await new MemoryEnvironment({ files: { 'b.txt': 'moss' } }).search('m.ss');
       console.log(JSON.stringify({ found, stopped, memory: memory.totalMatches }));

@@ -32,8 +32,9 @@ export function runningSearchThreads(): number {
  * Runs a JavaScript-engine search on a worker thread, so a regular expression that backtracks for
  * ever stalls that thread and never the caller's event loop. At most {@link maxSearchThreads} run at
  * once; the others wait in line. The deadline, `timeoutMs`, counts from this call, time spent in
- * line included, but not the time a fresh thread takes to load (bounded by {@link threadStartupMs}).
- * A search still in line at its deadline fails with TIMEOUT without ever running; a running one has
+ * line and the time a fresh thread takes to load included (a load is also bounded by
+ * {@link threadStartupMs}). A search still in line or still waiting for its thread at its deadline
+ * fails with TIMEOUT without ever running; a running one has
  * its thread terminated (which stops even a regex in the middle of a match; Node closes the
  * descriptors the thread's walk held open, see `trackUnmanagedFds`) and fails with TIMEOUT naming
  * the pattern and the deadline (`reportedTimeoutMs`, when the caller's deadline began earlier).
@@ -55,9 +56,11 @@ export async function searchOffThread(
   );
   let handedOver = false;
   try {
-    const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
-    const worker = await takeWorker();
+    const worker = await takeWorker(deadline, () =>
+      searchTimedOut(job.pattern, reportedTimeoutMs, 'JavaScript', '; its search thread was still starting'),
+    );
     handedOver = true;
+    const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
     return await runOnWorker(worker, job, remaining, reportedTimeoutMs);
   } finally {
     if (!handedOver) giveSlotBack();
@@ -155,15 +158,16 @@ export function searchTimedOut(pattern: string, timeoutMs: number, engine: strin
   );
 }
 
-async function takeWorker(): Promise<Worker> {
+/** An idle thread, else a new one; a new one's load fails with `timedOut()` at the search's `deadline`. */
+async function takeWorker(deadline: number, timedOut: () => Error): Promise<Worker> {
   const reused = idle.keys().next();
-  if (reused.done) return startWorker();
+  if (reused.done) return startWorker(deadline, timedOut);
   idle.get(reused.value)?.();
   return reused.value;
 }
 
-/** A new search thread, once it has loaded and said so. */
-function startWorker(): Promise<Worker> {
+/** A new search thread, once it has loaded and said so: within {@link threadStartupMs}, and before `deadline`. */
+function startWorker(deadline: number, timedOut: () => Error): Promise<Worker> {
   return new Promise((resolvePromise, rejectPromise) => {
     let worker: Worker;
     try {
@@ -180,7 +184,7 @@ function startWorker(): Promise<Worker> {
     const fail = (error: Error) => {
       done();
       void worker.terminate();
-      rejectPromise(threadFailed(error));
+      rejectPromise(ToolgateError.is(error) ? error : threadFailed(error));
     };
     const onMessage = (message: unknown) => {
       if (message !== 'ready') return;
@@ -188,9 +192,15 @@ function startWorker(): Promise<Worker> {
       resolvePromise(worker);
     };
     const onExit = (code: number) => fail(new Error(`the thread exited with code ${code} while starting`));
+    const untilDeadline = Math.max(1, Math.ceil(deadline - performance.now()));
     const timer = setTimeout(
-      () => fail(new Error(`the thread did not start within ${threadStartupMs} ms`)),
-      threadStartupMs,
+      () =>
+        fail(
+          untilDeadline < threadStartupMs
+            ? timedOut()
+            : new Error(`the thread did not start within ${threadStartupMs} ms`),
+        ),
+      Math.min(untilDeadline, threadStartupMs),
     );
     worker.on('message', onMessage).on('error', fail).on('exit', onExit);
   });

@@ -157,7 +157,7 @@ async function readConfined(
         if (parent !== start) await parent.handle.close();
         parent = next;
       }
-      handle = await openChild(root, parent, name, constants.O_RDONLY | constants.O_NONBLOCK);
+      handle = await openChild(root, parent, name, { flags: constants.O_RDONLY | constants.O_NONBLOCK });
     } finally {
       if (parent !== start) await parent.handle.close();
     }

@@ -56,7 +56,11 @@ describe('reviews that last: the lock file beside the config', { timeout: 180_00
     expect(await served(second)).not.toContain('mine__note');
     expect(await served(second)).not.toContain('mine__extra');
     expect(await served(second)).toContain('mine__pid');
-    const refused = await second.callTool('desktop', 'mine__note', { text: 'x' }, undefined);
+    const refused = await second.callTool({
+      client: 'desktop',
+      tool: 'mine__note',
+      parameters: { text: 'x' },
+    });
     expect(refused).toMatchObject({ isError: true, error: { code: 'TOOL_CHANGED' } });
     await second.close();
 

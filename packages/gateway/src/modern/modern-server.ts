@@ -97,7 +97,7 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
     };
     if (state !== undefined) options.decision = answerOf(context, client);
     try {
-      const result = await gateway.callTool(client, name, parameters, approver, options);
+      const result = await gateway.callTool({ client, tool: name, parameters }, { ...options, approver });
       if (asked !== undefined && canElicit && state === undefined) {
         return sdk.inputRequired({
           inputRequests: { [approvalKey]: sdk.inputRequired.elicit(approvalElicitation(asked)) },

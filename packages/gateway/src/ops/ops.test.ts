@@ -112,13 +112,15 @@ durability: none
       },
       { timeout: 60_000, interval: 100 },
     );
-    expect(await gateway.callTool('agent', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool({ client: 'agent', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
   it('serves /metrics as Prometheus text: calls by outcome, latencies, sessions, upstream state, refused sessions', async () => {
-    await gateway.callTool('desktop', 'mine__pid', {}, undefined);
-    await gateway.callTool('desktop', 'mine__note', { text: 'x' }, undefined);
+    await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} });
+    await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'x' } });
     const response = await fetch(`${base}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseCommandLine, ToolgateError, usageMessage } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, usageMessage } from '@toolgate/core/command-line';
 import { recordLeaf } from '@toolgate/ledger';
 import { pageAssets } from '../viewer/assets.js';
 import { renderPage } from '../viewer/html.js';

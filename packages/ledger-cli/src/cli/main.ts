@@ -1,4 +1,5 @@
-import { parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, usageMessage, wholeNumber } from '@toolgate/core/command-line';
 import type { LedgerEvent } from '@toolgate/ledger';
 import { genesisHash, readLedgerFile, runsOf, verifyLedgerFile } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';

@@ -1,11 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
 import {
-  type Checkpoint,
   consistencyProof,
   inclusionProof,
-  parseCheckpoint,
-  parseNote,
   type RecordProof,
   recordLeaf,
   recordLine,
@@ -16,12 +13,11 @@ import type { CliIo } from './main.js';
 import {
   failure,
   ledgerRecords,
-  openCheckpoint,
-  readText,
-  readVerifierKeys,
+  readCheckpoint,
   shownLedger,
   UsageProblem,
   usageFailure,
+  wholeArgument,
 } from './trust-io.js';
 
 /** The help of `toolgate-ledger prove`. */
@@ -74,7 +70,10 @@ export async function proveCommand(argv: readonly string[], io: CliIo): Promise<
     if (!values.checkpoint)
       throw new UsageProblem('"prove" needs --checkpoint FILE (from `toolgate-ledger checkpoint`)');
     const { checkpoint, note } = readCheckpoint(values.checkpoint, values.pub);
-    const number = wholeNumber(seqText ?? (values.from as string), seqText === undefined ? '--from' : 'SEQ');
+    const number = wholeArgument(
+      seqText ?? (values.from as string),
+      seqText === undefined ? '--from' : 'SEQ',
+    );
     const wanted = seqText === undefined ? undefined : number;
     if (wanted !== undefined && wanted >= checkpoint.size) {
       throw new UsageProblem(
@@ -122,25 +121,6 @@ export async function proveCommand(argv: readonly string[], io: CliIo): Promise<
     }
     return failure(io, 'prove', error);
   }
-}
-
-function readCheckpoint(
-  path: string,
-  pub: readonly string[] | undefined,
-): { checkpoint: Checkpoint; note: string } {
-  if (pub?.length) return openCheckpoint(path, readVerifierKeys(pub));
-  const note = readText(path, 'the checkpoint');
-  const parsed = parseNote(note);
-  const checkpoint = parsed.ok ? parseCheckpoint(parsed.value.text) : parsed;
-  if (!checkpoint.ok) throw new ToolgateError('LEDGER_CORRUPT', `${path}: ${checkpoint.reason}`);
-  return { checkpoint: checkpoint.value, note };
-}
-
-function wholeNumber(text: string, what: string): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageProblem(`${what} must be a whole number such as 41, not "${text}"`);
-  }
-  return Number(text);
 }
 
 function base64(hash: Uint8Array): string {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { parseCommandLine, ToolgateError, usageMessage, wholeNumber } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, usageMessage, wholeNumber } from '@toolgate/core/command-line';
 import { serveLedgerDirectory } from '../viewer/directory-server.js';
 import { isLoopbackHost } from '../viewer/host-guard.js';
 import { serveLedger } from '../viewer/server.js';

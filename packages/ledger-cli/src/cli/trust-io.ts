@@ -6,6 +6,7 @@ import {
   type NoteKey,
   openNote,
   parseCheckpoint,
+  parseNote,
   parseSignerKey,
   parseVerifierKey,
   readLedgerFile,
@@ -59,6 +60,30 @@ export interface OpenedCheckpoint {
 /** Reads a checkpoint file and checks its signatures; refuses one no trusted log key signed. */
 export function openCheckpoint(path: string, keys: readonly NoteKey[]): OpenedCheckpoint {
   return openCheckpointNote(readText(path, 'the checkpoint'), path, keys);
+}
+
+/**
+ * A checkpoint file: opened with the verifier keys `pub` names when there are any (its signatures
+ * checked), else only read (a proof against it is checked later, by whoever holds the keys).
+ */
+export function readCheckpoint(
+  path: string,
+  pub: readonly string[] | undefined,
+): { checkpoint: Checkpoint; note: string } {
+  if (pub?.length) return openCheckpoint(path, readVerifierKeys(pub));
+  const note = readText(path, 'the checkpoint');
+  const parsed = parseNote(note);
+  const checkpoint = parsed.ok ? parseCheckpoint(parsed.value.text) : parsed;
+  if (!checkpoint.ok) throw new ToolgateError('LEDGER_CORRUPT', `${path}: ${checkpoint.reason}`);
+  return { checkpoint: checkpoint.value, note };
+}
+
+/** A whole number given as an argument (a SEQ, a size), or a usage problem naming it. */
+export function wholeArgument(text: string, what: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageProblem(`${what} must be a whole number such as 41, not "${text}"`);
+  }
+  return Number(text);
 }
 
 /** Checks a checkpoint note's signatures (`path` names it in errors). */

@@ -1,3 +1,4 @@
+import type { ToolDescription } from '@toolgate/core';
 import { promptText, remoteSchemaFallback } from '@toolgate/core/internal';
 import type { McpConnection } from '../transport/connection.js';
 import type { Approvals } from './approvals.js';
@@ -140,4 +141,23 @@ export function indexTools(
   state.approvals.keepListed(server, listed);
   state.notices.set(server, notices);
   return changes;
+}
+
+/** Drops the tools a connection that failed to attach had indexed. */
+export function forgetTools(entries: Map<string, Entry>, connection: McpConnection): void {
+  for (const [name, entry] of entries) if (entry.connection === connection) entries.delete(name);
+}
+
+/**
+ * A served tool's description and schema as approved: a changed tool is described as it was
+ * approved, so its new text never reaches a model before approval.
+ */
+export function describeApproved(
+  name: string,
+  entry: Entry | undefined,
+  approvals: Approvals,
+): ToolDescription | undefined {
+  if (!entry) return undefined;
+  const shape = entry.changed ? (approvals.get(name)?.shape ?? entry.shape) : entry.shape;
+  return { name, description: shape.description, inputSchema: shape.inputSchema };
 }

@@ -173,10 +173,20 @@ const anyResult = z.object({}).loose();
  */
 export async function listToolPages(
   client: Client,
-  server: string,
-  timeoutMs: number,
-  onPage: (tools: readonly unknown[]) => void = () => {},
-  pageLimit = maxToolPages,
+  {
+    server,
+    timeoutMs,
+    onPage = () => {},
+    pageLimit = maxToolPages,
+  }: {
+    /** The server's name, for errors. */
+    server: string;
+    /** How long each page may take. */
+    timeoutMs: number;
+    onPage?: (tools: readonly unknown[]) => void;
+    /** At most this many pages; default {@link maxToolPages}. */
+    pageLimit?: number;
+  },
 ): Promise<unknown[]> {
   const tools: unknown[] = [];
   const cursors = new Set<string>();

@@ -263,7 +263,11 @@ export class McpConnection {
   async #list(session: Session): Promise<void> {
     const collector = new ToolListCollector(this.name, this.#limits);
     // Not client.listTools: it compiles every output schema the server sends (unbounded work).
-    await listToolPages(session.client, this.name, this.#timeoutMs, (page) => collector.add(page));
+    await listToolPages(session.client, {
+      server: this.name,
+      timeoutMs: this.#timeoutMs,
+      onPage: (page) => collector.add(page),
+    });
     if (session !== this.#current) return; // a newer session lists for itself
     this.#withheld = new Map(collector.withheld.map((tool) => [tool.remoteName, tool.reason]));
     await this.#onTools(collector.tools, collector.withheld);

@@ -1,4 +1,4 @@
-import { parseCommandLine } from '@toolgate/core';
+import { parseCommandLine } from '@toolgate/core/command-line';
 import { loadPolicyFiles, type PolicyFiles, placeOf } from '../policy-files.js';
 import { lintPolicy } from '../policy-lint.js';
 import { type CliIo, exitCodes, loadFailure, usageFailure } from './main.js';

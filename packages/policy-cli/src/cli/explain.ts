@@ -1,4 +1,5 @@
-import { type JsonObject, type PolicyRequest, parseCommandLine } from '@toolgate/core';
+import type { JsonObject, PolicyRequest } from '@toolgate/core';
+import { parseCommandLine } from '@toolgate/core/command-line';
 import { loadPolicyFiles, type PolicyFiles } from '../policy-files.js';
 import { type CliIo, exitCodes, loadFailure, usageFailure } from './main.js';
 

@@ -1,4 +1,5 @@
-import { parseCommandLine, ToolgateError, usageMessage } from '@toolgate/core';
+import { ToolgateError } from '@toolgate/core';
+import { parseCommandLine, usageMessage } from '@toolgate/core/command-line';
 import { packageVersion } from '../package-version.js';
 import { checkCommand } from './check.js';
 import { explainCommand } from './explain.js';
