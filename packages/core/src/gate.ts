@@ -5,7 +5,7 @@ import { checkTimeout } from './deadlines.js';
 import { ToolgateError } from './errors.js';
 import type { Approver, ToolGateOptions } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
-import { type Admitted, admit } from './pipeline/admit.js';
+import { admit } from './pipeline/admit.js';
 import { type PendingAsk, recordAsked } from './pipeline/asked.js';
 import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
 import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
@@ -34,13 +34,7 @@ import {
 } from './pipeline/record.js';
 import type { RecordedDecision, Recording } from './pipeline/recording.js';
 import { type Assessed, assessed } from './pipeline/subject.js';
-import {
-  allowAll,
-  type Policy,
-  type PolicyRequest,
-  type PolicySubject,
-  type PolicyVerdict,
-} from './policy.js';
+import { allowAll, type Policy, type PolicyRequest, type PolicyVerdict } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';

@@ -1,9 +1,9 @@
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { httpServerConfigSchema, stdioServerConfigSchema } from '@toolgate/mcp-client';
 import { z } from 'zod';
-import { policyLayerSchema } from './config-policy-layers.js';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
 import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
+import { policyLayerSchema } from './config-policy-layers.js';
 import { rateLimitSchema } from './limits/rate-limiter.js';
 import { telemetrySchema } from './telemetry/telemetry-config.js';
 

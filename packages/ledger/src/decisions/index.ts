@@ -1,3 +1,4 @@
+export { parametersDigest } from './answer-binding.js';
 export {
   type BacktestChange,
   type BacktestChangeKind,
@@ -7,7 +8,6 @@ export {
   type BacktestUnjudged,
   backtestDecisions,
 } from './backtest.js';
-export { parametersDigest } from './answer-binding.js';
 export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
 export {
   type DecisionFault,
