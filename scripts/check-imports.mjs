@@ -71,6 +71,7 @@ function printCoreGraph() {
 // Tests may also import the SDK's packages their package declares as devDependencies (a 2.x client
 // against a server, a 1.x client against the modern era), which pnpm's strict layout enforces.
 const testOnly = {
+  'mcp-client': ['@modelcontextprotocol/server'],
   'mcp-server': ['@modelcontextprotocol/client'],
   gateway: ['@modelcontextprotocol/client'],
 };

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultAllowedHosts, defaultAllowedOrigins, refuseRequest } from './http-guard.js';
+import { holdIdleConnections } from './idle-connections.js';
 import type { BodyError } from './read-body.js';
 
 /** Where {@link listenGuarded} binds, and what its guard accepts. */
@@ -68,6 +69,7 @@ export async function listenGuarded(
       else response.destroy();
     });
   });
+  holdIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -5,13 +5,15 @@ import { formatBytes, type ResolvedLimits } from '../limits.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
+import { eraNegotiatingFetch } from './modern-fetch.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /**
  * The SDK transport to one server, held to its limits: over stdio, a child in its own process group
  * (killed on close and on timeout, its children with it) whose stdout lines may not pass
  * `maxMessageBytes`; over HTTP, a fetch that cuts off an oversized message or batch unread and
- * tells `onFault` why (the session is then to be dropped).
+ * tells `onFault` why (the session is then to be dropped), speaking MCP 2026-07-28 to a server
+ * that offers it.
  */
 export function serverTransport(
   config: McpServerConfig,
@@ -41,9 +43,10 @@ export function serverTransport(
     },
     config.fetch,
   );
+  // MCP 2026-07-28 with a server that offers it, else 2025-11-25 (see eraNegotiatingFetch)
   return new StreamableHTTPClientTransport(new URL(config.url), {
     ...(headers ? { requestInit: { headers } } : {}),
-    fetch,
+    fetch: eraNegotiatingFetch(fetch),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { type Tool as McpTool, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type CallOptions, type Tool, type ToolGate, ToolgateError } from '@toolgate/core';
+import { callerDeadline } from '../caller-time.js';
 import { exposedTools } from '../create-server.js';
 import { callExposed, toMcpTool } from '../expose.js';
 import { exposedGrant } from '../exposed-grant.js';
@@ -72,7 +73,12 @@ export function createModernMcpServer(gate: ToolGate, options: ModernServerOptio
       grant,
       tool: request.params.name,
       parameters: request.params.arguments,
-      options: { signal: context.mcpReq.signal, ...progress },
+      options: {
+        signal: context.mcpReq.signal,
+        // the time the client waits (a toolgate client says so, as over 2025-11-25): the call ends by then
+        deadline: callerDeadline(request.params._meta),
+        ...progress,
+      },
     });
     // The 1.x and 2.x result types describe the same JSON; the content blocks are built by expose.ts.
     return result as never;

@@ -1,0 +1,57 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+/** A running upstream of the 2026-07-28 era only (the SDK's 2.x handler, `legacy: 'reject'`). */
+export interface ModernUpstream {
+  url: string;
+  /** The era of each request it served. */
+  eras: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a modern-only MCP server over node http with one tool, `shout` (upper-cases `text`). */
+export async function startModernUpstream(): Promise<ModernUpstream> {
+  const eras: string[] = [];
+  const handler = createMcpHandler(
+    (context) => {
+      eras.push(context.era);
+      const server = new McpServer({ name: 'modern-upstream', version: '1.0.0' });
+      server.registerTool(
+        'shout',
+        { description: 'Upper-cases a text.', inputSchema: z.object({ text: z.string() }) },
+        async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+      );
+      return server;
+    },
+    { legacy: 'reject' },
+  );
+  const http: HttpServer = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers))
+      if (typeof value === 'string') headers.set(name, value);
+    const answer = await handler.fetch(
+      new Request(`http://${request.headers.host}${request.url}`, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+      }),
+    );
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    eras,
+    close: async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
