@@ -6,6 +6,9 @@ import { defineProject } from 'vitest/config';
 // 'import' or 'require' by itself.
 const conditions = ['@toolgate/source', 'node', 'module', 'default'];
 
+/** The conditions without `module`, for a project whose dependencies' `module` builds Node cannot load. */
+export const conditionsWithoutModule = ['@toolgate/source', 'node', 'default'];
+
 /**
  * Test files run in parallel, even on 2 cores: most of the suite's time is spent waiting on child
  * processes, servers and deadlines, not computing. Vitest's default (one fewer than the cores) runs a
@@ -21,10 +24,15 @@ const testWorkers = Number(process.env.TOOLGATE_TEST_WORKERS) || Math.max(3, ava
  * The timeouts only guard against a hang: tests wait for outcomes, and on a loaded 2-core machine
  * spawning a child process alone can take seconds, so the default bound is a generous minute.
  */
-export function toolgateProject(name: string, testTimeout = 60_000) {
+export function toolgateProject(
+  name: string,
+  testTimeout = 60_000,
+  resolveConditions: readonly string[] = conditions,
+) {
+  const using = [...resolveConditions];
   return defineProject({
-    resolve: { conditions },
-    ssr: { resolve: { conditions } },
+    resolve: { conditions: using },
+    ssr: { resolve: { conditions: using } },
     test: {
       name,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -33,11 +33,17 @@ policy:
 `,
     );
     gateway = await Gateway.start(await loadConfig(path));
-    expect(await gateway.callTool('ci', 'mine__note', { text: 'a' }, undefined)).toMatchObject({
+    expect(
+      await gateway.callTool({ client: 'ci', tool: 'mine__note', parameters: { text: 'a' } }),
+    ).toMatchObject({
       isError: false,
     });
-    expect(await gateway.callTool('ci', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
-    expect(await gateway.callTool('desktop', 'mine__note', { text: 'b' }, undefined)).toMatchObject({
+    expect(await gateway.callTool({ client: 'ci', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
+    expect(
+      await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'b' } }),
+    ).toMatchObject({
       isError: false,
     });
     await gateway.close();

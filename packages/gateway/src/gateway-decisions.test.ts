@@ -30,15 +30,23 @@ policy:
   it('records its policy at start and at each reload, so every decision of a real run re-judges', async () => {
     writeFileSync(path, config('mine__note'));
     gateway = await Gateway.start(await loadConfig(path));
-    expect(await gateway.callTool('desktop', 'mine__note', { text: 'x' }, undefined)).toMatchObject({
+    expect(
+      await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'x' } }),
+    ).toMatchObject({
       isError: true,
       error: { code: 'PERMISSION_DENIED' },
     });
-    expect(await gateway.callTool('desktop', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
     writeFileSync(path, config('mine__pid'));
     await gateway.reload(await loadConfig(path));
-    expect(await gateway.callTool('desktop', 'mine__pid', {}, undefined)).toMatchObject({ isError: true });
-    expect(await gateway.callTool('desktop', 'mine__note', { text: 'y' }, undefined)).toMatchObject({
+    expect(await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: true,
+    });
+    expect(
+      await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'y' } }),
+    ).toMatchObject({
       isError: false,
     });
     await gateway.close();

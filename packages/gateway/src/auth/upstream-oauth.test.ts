@@ -57,15 +57,15 @@ ledger: ${JSON.stringify(ledgerFile)}
     gateway = await Gateway.start(await loadConfig(configFor('SECURE_SECRET'), env), {
       log: (line) => logged.push(line),
     });
-    const first = await gateway.callTool('desktop', 'sec__whoami', {}, undefined);
+    const first = await gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
     expect(first).toMatchObject({ isError: false, content: [{ type: 'text', text: 'gateway' }] });
     const issued = server.requests.token;
     const held = upstream.accepted.at(-1)!;
     // within its life the token is reused; past it (31 s less the 30 s margin) a new one is got
-    await gateway.callTool('desktop', 'sec__whoami', {}, undefined);
+    await gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
     await vi.waitUntil(
       async () => {
-        const again = await gateway!.callTool('desktop', 'sec__whoami', {}, undefined);
+        const again = await gateway!.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
         expect(again.isError).toBe(false);
         return upstream.accepted.at(-1) !== held;
       },
@@ -78,7 +78,7 @@ ledger: ${JSON.stringify(ledgerFile)}
     const held = upstream.accepted.at(-1)!;
     upstream.revoke(held);
     const issued = server.requests.token;
-    const result = await gateway!.callTool('desktop', 'sec__whoami', {}, undefined);
+    const result = await gateway!.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
     expect(result.isError).toBe(false);
     expect(server.requests.token).toBe(issued + 1);
     expect(upstream.accepted.at(-1)).not.toBe(held);

@@ -37,9 +37,15 @@ ledger: ${JSON.stringify(ledger)}
 
   it('refuses a client past its calls a second with RATE_LIMITED, recorded like any refusal, while another client is served', async () => {
     for (let call = 0; call < 2; call++) {
-      expect(await gateway.callTool('ci', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+      expect(await gateway.callTool({ client: 'ci', tool: 'mine__pid', parameters: {} })).toMatchObject({
+        isError: false,
+      });
     }
-    const refused = await gateway.callTool('ci', 'mine__note', { text: 'one too many' }, undefined);
+    const refused = await gateway.callTool({
+      client: 'ci',
+      tool: 'mine__note',
+      parameters: { text: 'one too many' },
+    });
     expect(refused).toMatchObject({
       isError: true,
       error: {
@@ -47,9 +53,11 @@ ledger: ${JSON.stringify(ledger)}
         message: expect.stringContaining('clients.ci.rate_limit in'),
       },
     });
-    expect(await gateway.callTool('desktop', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
     // an ungranted call is refused for that, and takes nothing from the limit
-    const ungranted = await gateway.callTool('ci', 'nope__x', {}, undefined);
+    const ungranted = await gateway.callTool({ client: 'ci', tool: 'nope__x', parameters: {} });
     expect(ungranted).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
 
     const calls = records().filter((record) => record.payload.tool === 'mine__note');
@@ -62,19 +70,26 @@ ledger: ${JSON.stringify(ledger)}
 
   it('refuses a client past its calls at once until one ends', async () => {
     const stop = new AbortController();
-    const hanging = gateway.callTool('slow', 'mine__hang', {}, undefined, { signal: stop.signal });
+    const hanging = gateway.callTool(
+      { client: 'slow', tool: 'mine__hang', parameters: {} },
+      { signal: stop.signal },
+    );
     await vi.waitFor(
       () => expect(records().some((record) => record.payload.tool === 'mine__hang')).toBe(true),
       {
         timeout: 30_000,
       },
     );
-    const second = await gateway.callTool('slow', 'mine__pid', {}, undefined);
+    const second = await gateway.callTool({ client: 'slow', tool: 'mine__pid', parameters: {} });
     expect(second).toMatchObject({ isError: true, error: { code: 'RATE_LIMITED' } });
-    expect(await gateway.callTool('desktop', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
     stop.abort();
     expect(await hanging).toMatchObject({ isError: true, error: { code: 'CANCELLED' } });
-    expect(await gateway.callTool('slow', 'mine__pid', {}, undefined)).toMatchObject({ isError: false });
+    expect(await gateway.callTool({ client: 'slow', tool: 'mine__pid', parameters: {} })).toMatchObject({
+      isError: false,
+    });
   });
 
   it('replays a ledger holding rate-limited calls byte for byte', async () => {

@@ -77,8 +77,8 @@ describe("the gateway's OpenTelemetry export", { timeout: 120_000 }, () => {
     );
     const gateway = await Gateway.start(await loadConfig(path, {}), { runId: 'traced-run' });
     cleanups.push(() => gateway.close());
-    await gateway.callTool('desktop', 'mine__pid', {}, undefined);
-    await gateway.callTool('desktop', 'mine__note', { text: 'not granted' }, undefined);
+    await gateway.callTool({ client: 'desktop', tool: 'mine__pid', parameters: {} });
+    await gateway.callTool({ client: 'desktop', tool: 'mine__note', parameters: { text: 'not granted' } });
     const returned = (await readAll(gateway.store.read())).filter((event) => event.kind === 'tool.returned');
     await gateway.close(); // exports what is buffered
     expect(otlp.services).toContain('my-gateway');
