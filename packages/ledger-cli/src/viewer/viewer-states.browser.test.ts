@@ -84,17 +84,23 @@ describe.skipIf(skipBrowser)('the viewer says Verified only when it is (toolgate
     await page.close();
   });
 
+  // `toolgate-ledger serve DIR` serves a ledger directory (ledger-directory.test.ts); the viewer of one
+  // ledger, given a directory where it expects a file, must still say it cannot read it
   it('shows a ledger that cannot be read (a directory) as an error, never green', async () => {
     const path = file('a-directory.jsonl');
     mkdirSync(path);
-    const { url } = await serveChild(path, children);
-    const page = await browser.newPage();
-    await page.goto(url);
-    await expect.poll(() => textOf(page, 'status'), bound).toContain('✘ Cannot read the ledger');
-    expect(await textOf(page, 'status')).toContain('EISDIR');
-    expect(await classOf(page, 'status')).toContain('status-bad');
-    expect(await classOf(page, 'mode')).not.toContain('mode-live');
-    await page.close();
+    const viewer = await serveLedger(path);
+    try {
+      const page = await browser.newPage();
+      await page.goto(viewer.url);
+      await expect.poll(() => textOf(page, 'status'), bound).toContain('✘ Cannot read the ledger');
+      expect(await textOf(page, 'status')).toContain('EISDIR');
+      expect(await classOf(page, 'status')).toContain('status-bad');
+      expect(await classOf(page, 'mode')).not.toContain('mode-live');
+      await page.close();
+    } finally {
+      await viewer.close();
+    }
   });
 
   it("says the server refused a page past its cap of live pages, in the server's words", async () => {
