@@ -50,7 +50,9 @@ describe('the oracle over MCP (toolgate-mcp over stdio)', () => {
     await local.forAgent(teller).callTool('oracle', { seed: 'lantern' });
     await local.forAgent(teller).callTool('oracle', { seed: 7 });
 
-    resolver = await MCPResolver.connect([toolgateMcp()]);
+    // toolgate's own subjects, computed by the very code in-process runs use: the records then agree
+    // on what each verdict judged too (a server with no subject mapping records an unknown one, null)
+    resolver = await MCPResolver.connect([{ ...toolgateMcp(), subjects: 'toolgate' }]);
     const overMcp = recording();
     const remote = new ToolGate(new ToolRegistry().setResolver(resolver), {
       recorder: overMcp.recorder,
