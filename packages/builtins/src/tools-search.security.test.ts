@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ToolResult } from '@toolgate/core';
 import { type Environment, LocalEnvironment, MemoryEnvironment } from '@toolgate/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinAgent, codeOf, outputOf } from './testing-fixtures/agent.js';
+import { builtinAgent, codeOf, outputOf, searchOnceStarted } from './testing-fixtures/agent.js';
 
 // The issue measured 7.6–11.8 s of backtracking on a 27-byte line. Forty `a`s make the same
 // patterns run for days on any machine, so a TIMEOUT here can only come from the deadline.
@@ -48,9 +48,7 @@ const alwaysJavaScript = ['(?=(a+)+$)', '(a|a)+\\1$'];
 async function searchWhileOthersCall(environment: Environment, pattern: string) {
   const agent = builtinAgent(environment);
   // A first search starts the worker thread, so the timed one spends its deadline on the regex.
-  expect(outputOf(await agent.callTool('search_files', { pattern: '^moss$' })).matches).toEqual([
-    'notes.txt:1: moss',
-  ]);
+  expect(outputOf(await searchOnceStarted(agent, '^moss$')).matches).toEqual(['notes.txt:1: moss']);
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   let searching = true;

@@ -36,3 +36,19 @@ export function outputOf(result: ToolResult): any {
 export function codeOf(result: ToolResult): string {
   return result.isError ? result.error.code : 'ok';
 }
+
+/**
+ * Calls `search_files` with `pattern` until it is answered, for up to a minute: the first search of
+ * a process loads a search thread, and on a loaded machine that load can outlast a short search
+ * deadline (the thread then goes on loading and joins the idle ones, so a later search finds it).
+ */
+export async function searchOnceStarted(agent: AgentHandle, pattern: string): Promise<ToolResult> {
+  const giveUpAt = Date.now() + 60_000;
+  for (;;) {
+    const result = await agent.callTool('search_files', { pattern });
+    const stillStarting =
+      result.isError && result.error.message.includes('its search thread was still starting');
+    if (!stillStarting || Date.now() > giveUpAt) return result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -14,6 +14,8 @@ type Reply = { ok: true; result: SearchResult } | { ok: false; code: ToolgateErr
 const idle = new Map<Worker, () => void>();
 const maxIdle = 2;
 const idleMs = 15_000;
+/** Threads still loading after their caller's deadline passed, to join the idle ones (at most `maxIdle`). */
+let loadingForIdle = 0;
 
 /**
  * The most search threads this process runs at once: `max(2, availableParallelism())`. Searches past
@@ -22,6 +24,11 @@ const idleMs = 15_000;
 export const maxSearchThreads = Math.max(2, availableParallelism());
 let running = 0;
 const waiting: (() => void)[] = [];
+
+/** How many search threads are idle, started and kept for the next search (for tests). */
+export function idleSearchThreads(): number {
+  return idle.size;
+}
 
 /** How many search threads are running a search right now (for tests). */
 export function runningSearchThreads(): number {
@@ -166,7 +173,13 @@ async function takeWorker(deadline: number, timedOut: () => Error): Promise<Work
   return reused.value;
 }
 
-/** A new search thread, once it has loaded and said so: within {@link threadStartupMs}, and before `deadline`. */
+/**
+ * A new search thread, once it has loaded and said so: within {@link threadStartupMs}, and before
+ * `deadline`. A thread still loading at the caller's deadline fails that search with `timedOut()` but
+ * goes on loading, no longer keeping the process alive, and joins the idle threads once ready: on a
+ * loaded machine its load is not wasted, and the next search finds it started. At most `maxIdle`
+ * threads load so; past that, a thread late for its caller is terminated.
+ */
 function startWorker(deadline: number, timedOut: () => Error): Promise<Worker> {
   return new Promise((resolvePromise, rejectPromise) => {
     let worker: Worker;
@@ -177,31 +190,41 @@ function startWorker(deadline: number, timedOut: () => Error): Promise<Worker> {
       rejectPromise(threadFailed(error));
       return;
     }
+    let callerWaiting = true;
+    let countedLoading = false;
     const done = () => {
-      clearTimeout(timer);
+      if (countedLoading) loadingForIdle--;
+      countedLoading = false;
+      clearTimeout(callerTimer);
+      clearTimeout(startupTimer);
       worker.off('message', onMessage).off('error', fail).off('exit', onExit);
     };
     const fail = (error: Error) => {
       done();
       void worker.terminate();
-      rejectPromise(ToolgateError.is(error) ? error : threadFailed(error));
+      if (callerWaiting) rejectPromise(ToolgateError.is(error) ? error : threadFailed(error));
     };
     const onMessage = (message: unknown) => {
       if (message !== 'ready') return;
       done();
-      resolvePromise(worker);
+      if (callerWaiting) resolvePromise(worker);
+      else giveBack(worker);
     };
     const onExit = (code: number) => fail(new Error(`the thread exited with code ${code} while starting`));
     const untilDeadline = Math.max(1, Math.ceil(deadline - performance.now()));
-    const timer = setTimeout(
-      () =>
-        fail(
-          untilDeadline < threadStartupMs
-            ? timedOut()
-            : new Error(`the thread did not start within ${threadStartupMs} ms`),
-        ),
-      Math.min(untilDeadline, threadStartupMs),
+    const callerTimer = setTimeout(() => {
+      callerWaiting = false;
+      rejectPromise(timedOut());
+      if (loadingForIdle >= maxIdle) return fail(new Error('no room among the idle threads'));
+      loadingForIdle++;
+      countedLoading = true;
+      worker.unref();
+    }, untilDeadline);
+    const startupTimer = setTimeout(
+      () => fail(new Error(`the thread did not start within ${threadStartupMs} ms`)),
+      threadStartupMs,
     );
+    startupTimer.unref();
     worker.on('message', onMessage).on('error', fail).on('exit', onExit);
   });
 }

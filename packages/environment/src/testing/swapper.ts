@@ -50,7 +50,7 @@ process.stdout.write('swaps ' + swaps + '\\n');
 `;
 
 /** Guards only against a hang: the swapper stops itself after this long. */
-const swapperMaxMs = 45_000;
+const swapperMaxMs = 100_000;
 
 /** A running swapper process (see {@link startSwapper}). */
 export interface Swapper {
