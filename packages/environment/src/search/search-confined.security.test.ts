@@ -98,9 +98,14 @@ describe.runIf(process.platform === 'linux')('search under a symlink-swap race',
       writeFileSync(join(world.root, 'race', 'secret.txt'), 'inside race secret\n');
       writeFileSync(join(world.outside, 'marker-outside.txt'), 'outside marker secret\n');
       const environment = new LocalEnvironment({ root: world.root, search: engine, ripgrepPath });
-      const attacker = await startSwapper(world, (child) => {
-        swapper = child;
-      });
+      // Each ripgrep search is a process: a loaded machine can need 100 s for twenty of them.
+      const attacker = await startSwapper(
+        world,
+        (child) => {
+          swapper = child;
+        },
+        100_000,
+      );
       let stopped = false;
       const swapsDone = attacker.done.finally(() => {
         stopped = true;
@@ -132,7 +137,6 @@ describe.runIf(process.platform === 'linux')('search under a symlink-swap race',
       if (engine === 'ripgrep') expect(unverified).toBeGreaterThan(0);
       else expect(unverified).toBe(0);
     },
-    // The swapper stops itself after 100 s; a loaded machine can need most of that for 20 searches.
     150_000,
   );
 });

@@ -49,8 +49,8 @@ while (Date.now() < stopAt && (swaps % 64 !== 0 || !existsSync(stopFile))) {
 process.stdout.write('swaps ' + swaps + '\\n');
 `;
 
-/** Guards only against a hang: the swapper stops itself after this long. */
-const swapperMaxMs = 100_000;
+/** Guards only against a hang: the swapper stops itself after this long, unless told otherwise. */
+const swapperMaxMs = 45_000;
 
 /** A running swapper process (see {@link startSwapper}). */
 export interface Swapper {
@@ -65,7 +65,8 @@ export interface Swapper {
 /**
  * Starts the attacker of the symlink-race tests on `world`: a separate Node process that swaps the
  * directory `world.root/race` (which must exist) with a symbolic link to `world.outside`, as fast as
- * it can, until stopped (or for 45 s at most). Resolves once the link exists. `started` receives the
+ * it can, until stopped (or for `maxMs` at most, 45 s unless given: keep it under the test's timeout).
+ * Resolves once the link exists. `started` receives the
  * process at once, so the caller can always kill it (`child.kill('SIGKILL')`) in its clean-up.
  *
  * @example
@@ -73,19 +74,15 @@ export interface Swapper {
  * try { ...attack... } finally { swapper.stop(); }
  * const swaps = await swapper.done;
  */
-export function startSwapper(world: TempWorld, started: (child: ChildProcess) => void): Promise<Swapper> {
+export function startSwapper(
+  world: TempWorld,
+  started: (child: ChildProcess) => void,
+  maxMs = swapperMaxMs,
+): Promise<Swapper> {
   const stopFile = join(world.base, 'stop-swapping');
   const child = spawn(
     process.execPath,
-    [
-      '--input-type=module',
-      '--eval',
-      swapperSource,
-      world.root,
-      world.outside,
-      stopFile,
-      String(swapperMaxMs),
-    ],
+    ['--input-type=module', '--eval', swapperSource, world.root, world.outside, stopFile, String(maxMs)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   started(child);
