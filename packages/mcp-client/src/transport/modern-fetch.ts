@@ -83,8 +83,8 @@ function modernInit(init: RequestInit, request: JsonRpcRequest): RequestInit {
   headers.delete('mcp-session-id');
   headers.set('mcp-protocol-version', modernRevision);
   headers.set('mcp-method', request.method);
-  const name = request.params?.name;
-  if (request.method === 'tools/call' && typeof name === 'string') headers.set('mcp-name', name);
+  const name = mcpName(request);
+  if (name !== undefined) headers.set('mcp-name', name);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   if (!headers.has('accept')) headers.set('accept', 'application/json, text/event-stream');
   const meta = {
@@ -96,6 +96,27 @@ function modernInit(init: RequestInit, request: JsonRpcRequest): RequestInit {
   const isNotification = request.id === undefined;
   const params = isNotification ? request.params : { ...request.params, _meta: meta };
   return { ...init, method: 'POST', headers, body: JSON.stringify({ ...request, params }) };
+}
+
+/** Which field of a request's params the `Mcp-Name` header mirrors (2026-07-28, SEP-2243). */
+const nameSources: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/**
+ * The `Mcp-Name` header of a request, or undefined for a method without one: the field's value as
+ * it is when it is printable ASCII without edge spaces, else in the revision's Base64 sentinel
+ * (`=?base64?…?=`, UTF-8), as is a value that itself looks like the sentinel.
+ */
+function mcpName(request: JsonRpcRequest): string | undefined {
+  const field = Object.hasOwn(nameSources, request.method) ? nameSources[request.method] : undefined;
+  const value = field === undefined ? undefined : request.params?.[field];
+  if (typeof value !== 'string') return undefined;
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+  const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=');
+  return plain && !looksEncoded ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 function initializeResult(discovered: Record<string, unknown>): Record<string, unknown> {
