@@ -6,7 +6,7 @@
  * @module
  */
 import { messageOf, ToolgateError } from '@toolgate/core';
-import { serveStdio } from '@toolgate/mcp-server';
+import { serveStdioEras } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
@@ -16,6 +16,7 @@ import { describePending, pendingChanges } from './lock/review.js';
 import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
+import { gatewayModernStdioServer } from './modern/index.js';
 import { loadServableConfig, type ServeMode } from './start-checks.js';
 import { refuseStdioClient } from './start-refusal.js';
 
@@ -88,7 +89,11 @@ async function main(): Promise<void> {
       .then(() => process.exit(0));
   };
   if (command.transport === 'stdio') {
-    const endpoint = await serveStdio(createSessionServer(gateway, config.stdioClient!));
+    const endpoint = await serveStdioEras({
+      legacy: () => createSessionServer(gateway, config.stdioClient!),
+      modern: await gatewayModernStdioServer(gateway, config.stdioClient!, process.env),
+      onerror: (error) => log(error.message),
+    });
     void gateway.note('client.connected', { client: config.stdioClient!, transport: 'stdio' });
     process.once('SIGTERM', () => stop(endpoint.close));
     process.once('SIGINT', () => stop(endpoint.close));

@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/server';
 import type { ModernHttpHandler } from '@toolgate/mcp-server';
 import { modernHttpHandler } from '@toolgate/mcp-server';
 import { identityOf } from '../auth/index.js';
@@ -34,4 +35,28 @@ export async function gatewayModernHandler(
       identity: identityOf(authInfo),
     });
   });
+}
+
+/**
+ * The gateway's 2026-07-28 side over stdio: makes the 2.x server of the connection of `client` (the
+ * config's `stdio:` client) when its opening is modern — what the upstreams serve it, `ask` by
+ * multi-round trip as over HTTP. Loads the SDK's 2.x server only when called.
+ */
+export async function gatewayModernStdioServer(
+  gateway: Gateway,
+  client: string,
+  env: NodeJS.ProcessEnv,
+): Promise<() => Promise<Server>> {
+  const sdk = await import('@modelcontextprotocol/server');
+  const codec = await approvalCodec(env);
+  const answered = new AnsweredStates();
+  return async () =>
+    createModernGatewayServer({
+      gateway,
+      client,
+      codec,
+      answered,
+      sdk,
+      surface: await modernSurfaceOf(gateway, client),
+    });
 }

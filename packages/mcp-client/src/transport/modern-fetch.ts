@@ -20,6 +20,11 @@ interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+interface JsonRpcAnswer {
+  result?: unknown;
+  error?: { code?: unknown; data?: unknown };
+}
+
 /**
  * A fetch under the SDK's 1.x HTTP client transport that speaks MCP 2026-07-28 to a server that
  * offers it, and 2025-11-25 to any other: the client's `initialize` is first tried as
@@ -60,21 +65,33 @@ async function discover(
   initialize: JsonRpcRequest,
 ): Promise<Record<string, unknown> | undefined> {
   const probe: JsonRpcRequest = { jsonrpc: '2.0', id: initialize.id!, method: 'server/discover', params: {} };
-  let response: Response;
-  try {
-    response = await base(input, modernInit(init ?? {}, probe));
-  } catch {
-    return undefined; // the initialize will meet the same fault and report it
+  // A server may refuse the first with UnsupportedProtocolVersion naming what it supports: when that
+  // names 2026-07-28, the probe is sent once more (the revision's version negotiation), else legacy.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    let response: Response;
+    try {
+      response = await base(input, modernInit(init ?? {}, probe));
+    } catch {
+      return undefined; // the initialize will meet the same fault and report it
+    }
+    const text = await response.text().catch(() => '');
+    const message = parseResponse(text, response.headers.get('content-type') ?? '');
+    if (message?.error?.code === unsupportedVersionCode && supports(message.error.data)) continue;
+    if (!response.ok) return undefined;
+    const result = message?.result as Record<string, unknown> | undefined;
+    const versions = result?.supportedVersions;
+    return Array.isArray(versions) && versions.includes(modernRevision) ? result : undefined;
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  const text = await response.text().catch(() => '');
-  const message = parseResponse(text, response.headers.get('content-type') ?? '');
-  const result = message?.result as Record<string, unknown> | undefined;
-  const versions = result?.supportedVersions;
-  return Array.isArray(versions) && versions.includes(modernRevision) ? result : undefined;
+  return undefined;
+}
+
+/** The revision's UnsupportedProtocolVersionError. */
+const unsupportedVersionCode = -32022;
+
+/** True when an UnsupportedProtocolVersionError's data lists 2026-07-28 among what the server supports. */
+function supports(data: unknown): boolean {
+  const supported = (data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.includes(modernRevision);
 }
 
 /** The request as the stateless era sends it: the envelope in `_meta`, the headers naming it. */
@@ -145,7 +162,7 @@ function parseRequest(text: string): JsonRpcRequest | undefined {
 }
 
 /** A JSON-RPC response from a JSON body or the first `data:` line of an event stream. */
-function parseResponse(text: string, contentType: string): { result?: unknown } | undefined {
+function parseResponse(text: string, contentType: string): JsonRpcAnswer | undefined {
   const data = contentType.includes('text/event-stream')
     ? text
         .split('\n')
@@ -153,7 +170,7 @@ function parseResponse(text: string, contentType: string): { result?: unknown } 
         ?.slice(5)
     : text;
   try {
-    return data === undefined ? undefined : (JSON.parse(data) as { result?: unknown });
+    return data === undefined ? undefined : (JSON.parse(data) as JsonRpcAnswer);
   } catch {
     return undefined;
   }
