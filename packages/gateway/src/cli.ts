@@ -13,10 +13,10 @@ import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { checkGatewayProcess } from './gateway-process.js';
 import { describePending, pendingChanges } from './lock/review.js';
+import { gatewayModernStdioServer } from './modern/index.js';
 import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
-import { gatewayModernStdioServer } from './modern/index.js';
 import { loadServableConfig, type ServeMode } from './start-checks.js';
 import { refuseStdioClient } from './start-refusal.js';
 

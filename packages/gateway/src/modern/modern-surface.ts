@@ -1,4 +1,4 @@
-import type { Server as ServerType, ServerCapabilities } from '@modelcontextprotocol/server';
+import type { ServerCapabilities, Server as ServerType } from '@modelcontextprotocol/server';
 import { messageOf } from '@toolgate/core';
 import type { Gateway } from '../gateway.js';
 import { complete } from '../surface/completion.js';

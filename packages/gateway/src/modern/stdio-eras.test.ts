@@ -4,7 +4,14 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, configText, connectStdio, scratch, sdkClient, textOf } from '../testing-fixtures/gateway.js';
+import {
+  cliPath,
+  configText,
+  connectStdio,
+  scratch,
+  sdkClient,
+  textOf,
+} from '../testing-fixtures/gateway.js';
 
 const modernRevision = '2026-07-28';
 

@@ -36,7 +36,9 @@ describe('toolgate-mcp over stdio answers clients of both eras', { timeout: 120_
   it('a 2.x client negotiating (auto: server/discover first) speaks 2026-07-28 and calls the oracle', async () => {
     const client = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     closers.push(() => client.close());
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }),
+    );
     expect(client.getNegotiatedProtocolVersion()).toBe(modernRevision);
     expect(client.getServerVersion()?.name).toBe('toolgate-mcp');
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['oracle']);
@@ -45,18 +47,29 @@ describe('toolgate-mcp over stdio answers clients of both eras', { timeout: 120_
   });
 
   it('a 2.x client pinned to 2026-07-28 gets it; a 1.x client and a 2.x client in legacy mode get 2025-11-25', async () => {
-    const pinned = new Client({ name: 'pinned', version: '1' }, { versionNegotiation: { mode: { pin: modernRevision } } });
+    const pinned = new Client(
+      { name: 'pinned', version: '1' },
+      { versionNegotiation: { mode: { pin: modernRevision } } },
+    );
     closers.push(() => pinned.close());
-    await pinned.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }));
+    await pinned.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }),
+    );
     expect(pinned.getNegotiatedProtocolVersion()).toBe(modernRevision);
 
     const older = new Client({ name: 'older', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     closers.push(() => older.close());
-    await older.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }));
+    await older.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' }),
+    );
     expect(older.getNegotiatedProtocolVersion()).toBe('2025-11-25');
 
     const legacy = new LegacyClient({ name: 'legacy', version: '1' });
-    const transport = new LegacyStdioClientTransport({ command: process.execPath, args: [cliPath()], stderr: 'pipe' });
+    const transport = new LegacyStdioClientTransport({
+      command: process.execPath,
+      args: [cliPath()],
+      stderr: 'pipe',
+    });
     closers.push(() => legacy.close());
     await legacy.connect(transport); // a 1.x client speaks 2025-11-25 or nothing: its initialize was answered
     for (const client of [pinned, older, legacy]) {
