@@ -6,13 +6,14 @@
  * @module
  */
 import { messageOf, ToolgateError } from '@toolgate/core';
-import { serveStdio } from '@toolgate/mcp-server';
+import { serveStdioEras } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { checkGatewayProcess } from './gateway-process.js';
 import { describePending, pendingChanges } from './lock/review.js';
+import { gatewayModernStdioServer } from './modern/index.js';
 import { packageVersion } from './package-version.js';
 import { serveGatewayHttp } from './serve-http.js';
 import { createSessionServer } from './session-server.js';
@@ -88,7 +89,11 @@ async function main(): Promise<void> {
       .then(() => process.exit(0));
   };
   if (command.transport === 'stdio') {
-    const endpoint = await serveStdio(createSessionServer(gateway, config.stdioClient!));
+    const endpoint = await serveStdioEras({
+      legacy: () => createSessionServer(gateway, config.stdioClient!),
+      modern: await gatewayModernStdioServer(gateway, config.stdioClient!, process.env),
+      onerror: (error) => log(error.message),
+    });
     void gateway.note('client.connected', { client: config.stdioClient!, transport: 'stdio' });
     process.once('SIGTERM', () => stop(endpoint.close));
     process.once('SIGINT', () => stop(endpoint.close));

@@ -14,8 +14,13 @@ interface Upstream {
   close(): Promise<void>;
 }
 
-/** A real 2.x SDK server over node http: modern only (`legacy: 'reject'`) or both eras. */
-async function sdkUpstream(legacy: 'reject' | 'stateless'): Promise<Upstream> {
+/**
+ * A real 2.x SDK server over node http: modern only (`legacy: 'reject'`) or both eras; with
+ * `refuseFirst`, its first request is answered UnsupportedProtocolVersion (-32022, HTTP 400) naming
+ * 2026-07-28 as what it supports, as a server picking among revisions may.
+ */
+async function sdkUpstream(legacy: 'reject' | 'stateless', refuseFirst = false): Promise<Upstream> {
+  let refused = !refuseFirst;
   const seen: string[] = [];
   const handler = createMcpHandler(
     (context) => {
@@ -33,6 +38,24 @@ async function sdkUpstream(legacy: 'reject' | 'stateless'): Promise<Upstream> {
   const http: HttpServer = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (!refused && request.method === 'POST') {
+      refused = true;
+      const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown };
+      seen.push('refused');
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: id ?? null,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2026-07-28'], requested: 'x' },
+          },
+        }),
+      );
+      return;
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers))
       if (typeof value === 'string') headers.set(name, value);
@@ -116,6 +139,16 @@ describe('MCPResolver negotiates the MCP era with each HTTP upstream', { timeout
     cleanup.push(() => resolver.close());
     await resolver.call('shout', { text: 'newest' });
     expect(new Set(upstream.seen)).toEqual(new Set(['modern']));
+  });
+
+  it('sends the probe again when refused UnsupportedProtocolVersion naming 2026-07-28, and speaks it', async () => {
+    const upstream = await sdkUpstream('reject', true);
+    cleanup.push(() => upstream.close());
+    const resolver = await MCPResolver.connect([{ name: 'picky', url: upstream.url }]);
+    cleanup.push(() => resolver.close());
+    expect(JSON.stringify(await resolver.call('shout', { text: 'again' }))).toContain('AGAIN');
+    expect(upstream.seen[0]).toBe('refused');
+    expect(new Set(upstream.seen.slice(1))).toEqual(new Set(['modern']));
   });
 
   it('keeps 2025-11-25 with a server of that era only: the probe is refused, initialize follows', async () => {

@@ -37,8 +37,14 @@ async function main(): Promise<void> {
   const flushed = () => telemetry?.shutdown().catch(() => {}); // an unreachable collector never blocks an exit
   const create = () => createMcpServer(gate, { tools: options.tools });
   if (options.transport === 'stdio') {
-    const { serveStdio } = await import('./serve-stdio.js');
-    const endpoint = await serveStdio(create());
+    // 2025-11-25 and 2026-07-28 clients alike: the connection's opening chooses the era
+    const { serveStdioEras } = await import('./modern/stdio-eras.js');
+    const { createModernMcpServer } = await import('./modern/create-server.js');
+    const endpoint = await serveStdioEras({
+      legacy: create,
+      modern: () => createModernMcpServer(gate, { tools: options.tools }),
+      onerror: (error) => process.stderr.write(`toolgate-mcp: ${error.message}\n`),
+    });
     process.once('SIGTERM', () => void endpoint.close());
     process.once('SIGINT', () => void endpoint.close());
     await endpoint.closed;

@@ -20,6 +20,8 @@ export {
   type ModernServerOptions,
   modernHandler,
   modernHttpHandler,
+  type StdioErasOptions,
+  serveStdioEras,
 } from './modern/index.js';
 export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';

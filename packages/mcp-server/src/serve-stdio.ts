@@ -22,7 +22,7 @@ export interface StdioServeOptions {
 const flushBoundMs = 5000;
 
 /** Settles once everything written to `stdout` so far has been handed to the OS (bounded). */
-function flushed(stdout: NodeJS.WritableStream): Promise<void> {
+export function flushed(stdout: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, flushBoundMs);
     timer.unref();

@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/server';
 import type { ModernHttpHandler } from '@toolgate/mcp-server';
 import { modernHttpHandler } from '@toolgate/mcp-server';
 import { identityOf } from '../auth/index.js';
@@ -5,12 +6,14 @@ import type { Gateway } from '../gateway.js';
 import { AnsweredStates } from './answered-states.js';
 import { approvalCodec } from './approval-state.js';
 import { createModernGatewayServer } from './modern-server.js';
+import { modernSurfaceOf } from './modern-surface.js';
 
 /**
  * The gateway's 2026-07-28 side: each request a fresh 2.x server for the client its token named
  * (given as `authInfo.clientId`), nothing kept between requests; `ask` by multi-round trip with a
- * `requestState` signed by `TOOLGATE_GATEWAY_STATE_KEY` (see `approvalCodec`). Loads the SDK's 2.x
- * server only when called.
+ * `requestState` signed by `TOOLGATE_GATEWAY_STATE_KEY` (see `approvalCodec`); `server/discover`
+ * declares the union of what the upstreams serve the client (`modernSurfaceOf`), and the prompts,
+ * resources and completion it declares are served. Loads the SDK's 2.x server only when called.
  */
 export async function gatewayModernHandler(
   gateway: Gateway,
@@ -19,10 +22,11 @@ export async function gatewayModernHandler(
   const sdk = await import('@modelcontextprotocol/server');
   const codec = await approvalCodec(env);
   const answered = new AnsweredStates();
-  return modernHttpHandler((authInfo) => {
+  return modernHttpHandler(async (authInfo) => {
     const client = authInfo?.clientId;
     if (client === undefined) throw new Error('the gateway names the client of every modern request');
     return createModernGatewayServer({
+      surface: await modernSurfaceOf(gateway, client),
       gateway,
       client,
       codec,
@@ -31,4 +35,28 @@ export async function gatewayModernHandler(
       identity: identityOf(authInfo),
     });
   });
+}
+
+/**
+ * The gateway's 2026-07-28 side over stdio: makes the 2.x server of the connection of `client` (the
+ * config's `stdio:` client) when its opening is modern — what the upstreams serve it, `ask` by
+ * multi-round trip as over HTTP. Loads the SDK's 2.x server only when called.
+ */
+export async function gatewayModernStdioServer(
+  gateway: Gateway,
+  client: string,
+  env: NodeJS.ProcessEnv,
+): Promise<() => Promise<Server>> {
+  const sdk = await import('@modelcontextprotocol/server');
+  const codec = await approvalCodec(env);
+  const answered = new AnsweredStates();
+  return async () =>
+    createModernGatewayServer({
+      gateway,
+      client,
+      codec,
+      answered,
+      sdk,
+      surface: await modernSurfaceOf(gateway, client),
+    });
 }

@@ -10,6 +10,7 @@ import { packageVersion } from '../package-version.js';
 import { toCallToolResult } from '../result.js';
 import type { AnsweredStates } from './answered-states.js';
 import { type ApprovalState, approvalStateTtlSeconds, callDigest } from './approval-state.js';
+import { type ModernSurface, modernCapabilities, serveModernSurface } from './modern-surface.js';
 
 /** An answer given outside the gate: here, the client's, carried by its retry. */
 type ExternalDecision = NonNullable<CallOptions['decision']>;
@@ -29,6 +30,11 @@ export interface ModernGatewayServerOptions {
   answered: AnsweredStates;
   /** The SDK's 2.x module (loaded once by the caller). */
   sdk: typeof import('@modelcontextprotocol/server');
+  /**
+   * What the upstreams serve this client (`modernSurfaceOf`): what `server/discover` declares and
+   * what this server answers. Default: tools only.
+   */
+  surface?: ModernSurface;
 }
 
 /**
@@ -38,13 +44,24 @@ export interface ModernGatewayServerOptions {
  * `input_required` with an elicitation and a signed `requestState` bound to this client and to
  * this tool and these arguments; the client's retry carries the answer, which the gate records as
  * the caller's decision (`answer.from: caller`). The first round is recorded too: asked, not run.
+ * Prompts, resources and completion are served as `options.surface` says (see `serveModernSurface`),
+ * so `server/discover` declares the union of what the upstreams serve this client.
  */
 export function createModernGatewayServer(options: ModernGatewayServerOptions): ServerType {
-  const { gateway, client, codec, answered, sdk, identity } = options;
+  const { gateway, client, codec, sdk } = options;
+  const surface = options.surface ?? { tools: true, prompts: false, resources: false, completions: false };
   const server = new sdk.Server(
     { name: 'toolgate-gateway', version: packageVersion },
-    { capabilities: { tools: { listChanged: false } }, requestState: { verify: codec.verify } },
+    { capabilities: modernCapabilities(surface), requestState: { verify: codec.verify } },
   );
+  serveModernSurface(server, gateway, client, surface);
+  if (surface.tools) serveModernTools(server, options);
+  return server;
+}
+
+/** `tools/list` and `tools/call` of one modern request (see {@link createModernGatewayServer}). */
+function serveModernTools(server: ServerType, options: ModernGatewayServerOptions): void {
+  const { gateway, client, codec, answered, sdk, identity } = options;
   server.setRequestHandler('tools/list', async () => {
     const tools = (await gateway.toolsFor(client)).map((tool) => ({
       name: tool.name,
@@ -118,7 +135,6 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
       ) as never;
     }
   });
-  return server;
 }
 
 /** The client's answer to the approval, from the retry's input responses, as the caller's decision. */

@@ -11,8 +11,12 @@ export interface ModernUpstream {
   close(): Promise<void>;
 }
 
-/** Starts a modern-only MCP server over node http with one tool, `shout` (upper-cases `text`). */
-export async function startModernUpstream(): Promise<ModernUpstream> {
+/**
+ * Starts a modern-only MCP server over node http with one tool, `shout` (upper-cases `text`); with
+ * `surface`, also a prompt `greet` (argument `name`) and two resources, `modern://notes/today` and
+ * `modern://notes/secret`.
+ */
+export async function startModernUpstream(options: { surface?: boolean } = {}): Promise<ModernUpstream> {
   const eras: string[] = [];
   const handler = createMcpHandler(
     (context) => {
@@ -23,6 +27,7 @@ export async function startModernUpstream(): Promise<ModernUpstream> {
         { description: 'Upper-cases a text.', inputSchema: z.object({ text: z.string() }) },
         async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
       );
+      if (options.surface) serveSurface(server);
       return server;
     },
     { legacy: 'reject' },
@@ -54,4 +59,21 @@ export async function startModernUpstream(): Promise<ModernUpstream> {
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+function serveSurface(server: McpServer): void {
+  server.registerPrompt(
+    'greet',
+    { description: 'Greets someone.', argsSchema: z.object({ name: z.string() }) },
+    ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${name}` } }] }),
+  );
+  server.registerResource(
+    'today',
+    'modern://notes/today',
+    { mimeType: 'text/plain', description: "Today's note." },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a modern note' }] }),
+  );
+  server.registerResource('secret', 'modern://notes/secret', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a secret note' }],
+  }));
 }

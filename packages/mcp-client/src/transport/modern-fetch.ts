@@ -20,6 +20,11 @@ interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+interface JsonRpcAnswer {
+  result?: unknown;
+  error?: { code?: unknown; data?: unknown };
+}
+
 /**
  * A fetch under the SDK's 1.x HTTP client transport that speaks MCP 2026-07-28 to a server that
  * offers it, and 2025-11-25 to any other: the client's `initialize` is first tried as
@@ -60,21 +65,33 @@ async function discover(
   initialize: JsonRpcRequest,
 ): Promise<Record<string, unknown> | undefined> {
   const probe: JsonRpcRequest = { jsonrpc: '2.0', id: initialize.id!, method: 'server/discover', params: {} };
-  let response: Response;
-  try {
-    response = await base(input, modernInit(init ?? {}, probe));
-  } catch {
-    return undefined; // the initialize will meet the same fault and report it
+  // A server may refuse the first with UnsupportedProtocolVersion naming what it supports: when that
+  // names 2026-07-28, the probe is sent once more (the revision's version negotiation), else legacy.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    let response: Response;
+    try {
+      response = await base(input, modernInit(init ?? {}, probe));
+    } catch {
+      return undefined; // the initialize will meet the same fault and report it
+    }
+    const text = await response.text().catch(() => '');
+    const message = parseResponse(text, response.headers.get('content-type') ?? '');
+    if (message?.error?.code === unsupportedVersionCode && supports(message.error.data)) continue;
+    if (!response.ok) return undefined;
+    const result = message?.result as Record<string, unknown> | undefined;
+    const versions = result?.supportedVersions;
+    return Array.isArray(versions) && versions.includes(modernRevision) ? result : undefined;
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  const text = await response.text().catch(() => '');
-  const message = parseResponse(text, response.headers.get('content-type') ?? '');
-  const result = message?.result as Record<string, unknown> | undefined;
-  const versions = result?.supportedVersions;
-  return Array.isArray(versions) && versions.includes(modernRevision) ? result : undefined;
+  return undefined;
+}
+
+/** The revision's UnsupportedProtocolVersionError. */
+const unsupportedVersionCode = -32022;
+
+/** True when an UnsupportedProtocolVersionError's data lists 2026-07-28 among what the server supports. */
+function supports(data: unknown): boolean {
+  const supported = (data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.includes(modernRevision);
 }
 
 /** The request as the stateless era sends it: the envelope in `_meta`, the headers naming it. */
@@ -83,8 +100,8 @@ function modernInit(init: RequestInit, request: JsonRpcRequest): RequestInit {
   headers.delete('mcp-session-id');
   headers.set('mcp-protocol-version', modernRevision);
   headers.set('mcp-method', request.method);
-  const name = request.params?.name;
-  if (request.method === 'tools/call' && typeof name === 'string') headers.set('mcp-name', name);
+  const name = mcpName(request);
+  if (name !== undefined) headers.set('mcp-name', name);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   if (!headers.has('accept')) headers.set('accept', 'application/json, text/event-stream');
   const meta = {
@@ -96,6 +113,27 @@ function modernInit(init: RequestInit, request: JsonRpcRequest): RequestInit {
   const isNotification = request.id === undefined;
   const params = isNotification ? request.params : { ...request.params, _meta: meta };
   return { ...init, method: 'POST', headers, body: JSON.stringify({ ...request, params }) };
+}
+
+/** Which field of a request's params the `Mcp-Name` header mirrors (2026-07-28, SEP-2243). */
+const nameSources: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/**
+ * The `Mcp-Name` header of a request, or undefined for a method without one: the field's value as
+ * it is when it is printable ASCII without edge spaces, else in the revision's Base64 sentinel
+ * (`=?base64?…?=`, UTF-8), as is a value that itself looks like the sentinel.
+ */
+function mcpName(request: JsonRpcRequest): string | undefined {
+  const field = Object.hasOwn(nameSources, request.method) ? nameSources[request.method] : undefined;
+  const value = field === undefined ? undefined : request.params?.[field];
+  if (typeof value !== 'string') return undefined;
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+  const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=');
+  return plain && !looksEncoded ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 function initializeResult(discovered: Record<string, unknown>): Record<string, unknown> {
@@ -124,7 +162,7 @@ function parseRequest(text: string): JsonRpcRequest | undefined {
 }
 
 /** A JSON-RPC response from a JSON body or the first `data:` line of an event stream. */
-function parseResponse(text: string, contentType: string): { result?: unknown } | undefined {
+function parseResponse(text: string, contentType: string): JsonRpcAnswer | undefined {
   const data = contentType.includes('text/event-stream')
     ? text
         .split('\n')
@@ -132,7 +170,7 @@ function parseResponse(text: string, contentType: string): { result?: unknown } 
         ?.slice(5)
     : text;
   try {
-    return data === undefined ? undefined : (JSON.parse(data) as { result?: unknown });
+    return data === undefined ? undefined : (JSON.parse(data) as JsonRpcAnswer);
   } catch {
     return undefined;
   }

@@ -7,3 +7,4 @@
 export type { ModernServerOptions } from './create-server.js';
 export { type ModernHttpHandler, type ModernServerFactory, modernHttpHandler } from './http-handler.js';
 export { modernHandler } from './modern-handler.js';
+export { type StdioErasOptions, serveStdioEras } from './stdio-eras.js';

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The MCP conformance suite's client scenarios against MCPResolver (packages/mcp-client, built), driven by
+# packages/mcp-client/src/testing-fixtures/conformance-client.mjs, at both revisions a scenario covers.
+# @modelcontextprotocol/conformance 0.2.0-alpha (the first line with 2026-07-28 scenarios) needs
+# Node >= 22, so .ci/run calls this on the Node 24 leg, after that leg built every package; it installs
+# the suite itself (npm) into SCRATCH_DIR. conformance-client-expected.yaml names what does not pass
+# yet, each with why; every other check must pass.
+# Not run: the auth/* scenarios (MCPResolver sends the headers its config gives, a bearer token
+# included, and runs no OAuth flow of its own) and the extension scenarios (sep-2640 skills).
+# Usage: .ci/conformance-client.sh SCRATCH_DIR
+set -eu
+scratch=${1:?usage: .ci/conformance-client.sh SCRATCH_DIR}
+version=0.2.0-alpha.12
+here=$(cd "$(dirname "$0")/.." && pwd)
+dir="$scratch/conformance-client"
+mkdir -p "$dir"
+echo "::: MCP conformance $version, client scenarios, against MCPResolver ($(node --version))"
+[ -f "$dir/package.json" ] || (cd "$dir" && npm init -y >/dev/null)
+(cd "$dir" && npm install --no-audit --no-fund --loglevel=error "@modelcontextprotocol/conformance@$version" >/dev/null)
+client="node $here/packages/mcp-client/src/testing-fixtures/conformance-client.mjs"
+
+status=0 passed=0 expected=0
+# scenario[@spec-version]: without a version, the suite picks the scenario's own
+for entry in initialize@2025-11-25 tools_call@2025-11-25 tools_call@2026-07-28 request-metadata \
+  http-standard-headers json-schema-ref-no-deref json-schema-2020-12-preservation@2025-11-25 \
+  json-schema-2020-12-preservation@2026-07-28 sse-retry http-custom-headers http-invalid-tool-headers \
+  sep-2322-client-request-state elicitation-sep1034-client-defaults; do
+  scenario=${entry%@*}
+  set -- --scenario "$scenario"
+  [ "$entry" = "$scenario" ] || set -- "$@" --spec-version "${entry#*@}"
+  log="$dir/$(echo "$entry" | tr '/@' '__').log"
+  if (cd "$dir" && ./node_modules/.bin/conformance client --command "$client" "$@" \
+    --expected-failures "$here/.ci/conformance-client-expected.yaml" >"$log" 2>&1); then
+    if grep -q 'Expected failures (in baseline)' "$log"; then expected=$((expected + 1)); else passed=$((passed + 1)); fi
+  else
+    status=1
+  fi
+  echo "$entry: $(grep -E '^Passed: ' "$log" | tail -1)$(grep -q 'Expected failures (in baseline)' "$log" && echo ' (baselined, see conformance-client-expected.yaml)' || true)"
+  [ "$status" = 0 ] || { cat "$log"; break; }
+done
+echo "client scenarios: $passed passed, $expected as baselined"
+exit "$status"
