@@ -119,6 +119,8 @@ const allowed = {
     '@modelcontextprotocol/server',
     // spans over OTLP, imported only with telemetry: or OTEL_EXPORTER_OTLP_ENDPOINT (src/telemetry/)
     '@toolgate/otel',
+    // policy: layers from files and directories, read as `toolgate policy check` reads them
+    '@toolgate/policy-cli',
   ],
 };
 

@@ -6,5 +6,12 @@
  * @module
  */
 export { type CliIo, exitCodes, main } from './cli/main.js';
-export { loadPolicyFiles, type PolicyFileLayer, type PolicyFiles, placeOf } from './policy-files.js';
+export {
+  loadPolicyFiles,
+  type PolicyFileLayer,
+  type PolicyFileRead,
+  type PolicyFiles,
+  placeOf,
+  readPolicyLayers,
+} from './policy-files.js';
 export { type LintFinding, lintPolicy } from './policy-lint.js';
