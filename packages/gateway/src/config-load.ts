@@ -9,7 +9,7 @@ import { ZodError, type z } from 'zod';
 import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
 import { upstreamFetch } from './auth/upstream-tokens.js';
 import { lineOf } from './config-lines.js';
-import { layeredConfigPolicy, type PolicyLayerPath } from './config-policy-layers.js';
+import { layeredConfigPolicy, type PolicyLayerPath, rememberingFile } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
@@ -55,6 +55,8 @@ export interface GatewayConfig {
     sessionIdleMs?: number;
   };
   readonly policy: Policy;
+  /** The policy file an approver's `always` answers are written to (the `policy:` layer with `remember: true`). */
+  readonly rememberFile?: string;
   /** The OAuth 2.1 resource server's settings (`oauth:`), when clients may bring access tokens. */
   readonly oauth?: OAuthSettings;
   /**
@@ -262,6 +264,11 @@ function resolveConfig(
     if (Array.isArray(file.policy)) throw error;
     throw fault(source, lineAt(['policy']), `policy: ${messageOf(error)}`);
   }
+  const rememberFile = Array.isArray(file.policy)
+    ? rememberingFile(file.policy, Array.isArray(policyText) ? policyText : [], (index, message, key) =>
+        fault(source, lineAt(['policy', index, key]), `policy[${index}].${key}: ${message}`),
+      )
+    : undefined;
   const http = file.http ?? {};
   return {
     source,
@@ -280,6 +287,7 @@ function resolveConfig(
       ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
+    ...(rememberFile === undefined ? {} : { rememberFile }),
     ...(file.oauth === undefined ? {} : { oauth: oauthSettings(file.oauth) }),
     ledger: isPostgresUrl(ledger)
       ? ledger

@@ -75,4 +75,34 @@ describe('policy: as a list of layers', () => {
       /gateway\.yaml:9: policy\[1\]\.file: the policy directory .*empty\.d holds no \.yaml, \.yml or \.json file/,
     );
   });
+
+  it('takes remember: true on the last file layer only, naming policy[N].remember otherwise', async () => {
+    writeFileSync(join(place.dir, 'user.yaml'), 'default: ask\nrules: []\n');
+    const loaded = await loadConfig(
+      config(
+        'policy:\n  - { layer: org, rules: [] }\n  - { layer: user, file: ./user.yaml, remember: true }\n',
+      ),
+    );
+    expect(loaded.rememberFile).toBe(join(place.dir, 'user.yaml'));
+    await expect(
+      loadConfig(
+        config(
+          'policy:\n  - { layer: user, file: ./user.yaml, remember: true }\n  - { layer: org, rules: [] }\n',
+        ),
+      ),
+    ).rejects.toThrow(
+      /gateway\.yaml:8: policy\[0\]\.remember: only the last layer, the least authoritative, may remember/,
+    );
+    mkdirSync(join(place.dir, 'mine.d'));
+    writeFileSync(join(place.dir, 'mine.d', 'a.yaml'), 'rules: []\n');
+    await expect(
+      loadConfig(
+        config(
+          'policy:\n  - { layer: org, rules: [] }\n  - { layer: mine, file: ./mine.d, remember: true }\n',
+        ),
+      ),
+    ).rejects.toThrow(
+      /gateway\.yaml:9: policy\[1\]\.remember: .*mine\.d is a directory; answers are written to one file/,
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { layeredPolicy, type PolicyDocument, parsePolicy, type RulePolicy } from '@toolgate/core';
 import { policyDocumentSchema } from '@toolgate/core/internal';
 import { readPolicyLayers } from '@toolgate/policy-cli';
@@ -10,10 +11,11 @@ const nonEmpty = z.string().min(1, 'must not be empty');
  * /etc/toolgate/managed.yaml }`) or directory (`{ layer: team, file: ./policy.d }`: a layer
  * `team/NAME` for each of its `.yaml`, `.yml` and `.json` files, in file-name order), or a name and
  * the policy written inline (`{ layer: project, rules: […] }`). The list runs from most to least
- * authoritative.
+ * authoritative. The last entry may say `remember: true` (a file): an approver's `always` answer is
+ * written to it as a rule.
  */
 export const policyLayerSchema = z.union([
-  z.strictObject({ layer: nonEmpty, file: nonEmpty }),
+  z.strictObject({ layer: nonEmpty, file: nonEmpty, remember: z.literal(true).optional() }),
   policyDocumentSchema.extend({ layer: nonEmpty }),
 ]);
 
@@ -47,5 +49,41 @@ export function layeredConfigPolicy(
     return layeredPolicy(layers);
   } catch (error) {
     throw fail(0, (error as Error).message);
+  }
+}
+
+/**
+ * The file `always` answers are written to: that of the entry with `remember: true`, which must be
+ * the last entry (the least authoritative, so a remembered answer never loosens a layer above) and
+ * a file, not a directory. `fail` words a problem with the entry's line.
+ */
+export function rememberingFile(
+  entries: readonly PolicyLayerEntry[],
+  paths: readonly PolicyLayerPath[],
+  fail: (index: number, message: string, key: 'remember') => Error,
+): string | undefined {
+  const index = entries.findIndex((entry) => 'remember' in entry && entry.remember === true);
+  if (index < 0) return undefined;
+  if (index !== entries.length - 1)
+    throw fail(
+      index,
+      'only the last layer, the least authoritative, may remember answers (an answer remembered above would override the layers below it); move this layer to the end of policy:',
+      'remember',
+    );
+  const path = paths[index]!;
+  if (isDirectory(path))
+    throw fail(
+      index,
+      `${path} is a directory; answers are written to one file: name a policy file`,
+      'remember',
+    );
+  return path;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
