@@ -45,7 +45,10 @@ policy:
     );
     client = new Client({ name: 'always-test', version: '1' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const schema = request.params.requestedSchema as { properties: Record<string, { enum?: string[] }> };
+      const { params } = request;
+      const schema = ('requestedSchema' in params ? params.requestedSchema : { properties: {} }) as {
+        properties: Record<string, { enum?: string[] }>;
+      };
       asked.push(`${request.params.message} | remember: ${schema.properties.remember?.enum?.join('/')}`);
       return { action: 'accept', content: { approve, remember } };
     });
