@@ -100,6 +100,8 @@ const allowed = {
     '@modelcontextprotocol/server',
     // spans over OTLP, imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry.ts)
     '@toolgate/otel',
+    // toolgate-mcp --policy FILE…: the layered policy files, loaded as `toolgate policy check` loads them
+    '@toolgate/policy-cli',
   ],
   // an adapter: core and its framework (a peer), nothing else of ours
   'ai-sdk': ['@toolgate/core'],
@@ -117,6 +119,8 @@ const allowed = {
     '@modelcontextprotocol/server',
     // spans over OTLP, imported only with telemetry: or OTEL_EXPORTER_OTLP_ENDPOINT (src/telemetry/)
     '@toolgate/otel',
+    // policy: layers from files and directories, read as `toolgate policy check` reads them
+    '@toolgate/policy-cli',
   ],
 };
 

@@ -9,7 +9,7 @@ import { ZodError, type z } from 'zod';
 import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
 import { upstreamFetch } from './auth/upstream-tokens.js';
 import { lineOf } from './config-lines.js';
-import { layeredConfigPolicy, type PolicyLayerText } from './config-policy-layers.js';
+import { layeredConfigPolicy, type PolicyLayerPath, rememberingFile } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
@@ -55,6 +55,8 @@ export interface GatewayConfig {
     sessionIdleMs?: number;
   };
   readonly policy: Policy;
+  /** The policy file an approver's `always` answers are written to (the `policy:` layer with `remember: true`). */
+  readonly rememberFile?: string;
   /** The OAuth 2.1 resource server's settings (`oauth:`), when clients may bring access tokens. */
   readonly oauth?: OAuthSettings;
   /**
@@ -98,8 +100,8 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
 interface CheckedText {
   config: GatewayConfigFile;
   lineAt: (path: readonly PropertyKey[], key?: string) => number | undefined;
-  /** The policy file's text; for a list of layers, each file layer's text and path. */
-  policyText?: string | readonly PolicyLayerText[] | undefined;
+  /** The policy file's text; for a list of layers, each file layer's path. */
+  policyText?: string | readonly PolicyLayerPath[] | undefined;
 }
 
 /** Parses and validates the YAML text, naming the line of the first problems. */
@@ -115,11 +117,13 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
   const raw = document.toJS() as { policy?: unknown } | null;
   const parsed = gatewayConfigSchema.safeParse(raw);
   if (!parsed.success) throw issuesFault(source, policyIssues(parsed.error, raw?.policy), lineAt);
-  const readPolicy = async (given: string, at: readonly PropertyKey[]) => {
-    const path = resolveFrom(
+  const pathOf = (given: string, at: readonly PropertyKey[]) =>
+    resolveFrom(
       source,
       expandVariables(given, env, (message) => fault(source, lineAt(at), message)),
     );
+  const readPolicy = async (given: string, at: readonly PropertyKey[]) => {
+    const path = pathOf(given, at);
     try {
       return { path, text: await readFile(path, 'utf8') };
     } catch (error) {
@@ -130,10 +134,8 @@ async function checkConfigText(text: string, source: string, env: NodeJS.Process
   let policyText: CheckedText['policyText'];
   if (typeof policy === 'string') policyText = (await readPolicy(policy, ['policy'])).text;
   else if (Array.isArray(policy))
-    policyText = await Promise.all(
-      policy.map((entry, index) =>
-        'file' in entry ? readPolicy(entry.file, ['policy', index, 'file']) : undefined,
-      ),
+    policyText = policy.map((entry, index) =>
+      'file' in entry ? pathOf(entry.file, ['policy', index, 'file']) : undefined,
     );
   return { config: parsed.data, lineAt, policyText };
 }
@@ -249,7 +251,12 @@ function resolveConfig(
             ? layeredConfigPolicy(
                 file.policy,
                 Array.isArray(policyText) ? policyText : [],
-                (index, message) => fault(source, lineAt(['policy', index]), `policy[${index}]: ${message}`),
+                (index, message, key) =>
+                  fault(
+                    source,
+                    lineAt(['policy', index, ...(key ? [key] : [])]),
+                    `policy[${index}]${key ? `.${key}` : ''}: ${message}`,
+                  ),
               )
             : parsePolicy(file.policy, `${source} policy`);
   } catch (error) {
@@ -257,6 +264,11 @@ function resolveConfig(
     if (Array.isArray(file.policy)) throw error;
     throw fault(source, lineAt(['policy']), `policy: ${messageOf(error)}`);
   }
+  const rememberFile = Array.isArray(file.policy)
+    ? rememberingFile(file.policy, Array.isArray(policyText) ? policyText : [], (index, message, key) =>
+        fault(source, lineAt(['policy', index, key]), `policy[${index}].${key}: ${message}`),
+      )
+    : undefined;
   const http = file.http ?? {};
   return {
     source,
@@ -275,6 +287,7 @@ function resolveConfig(
       ...(http.session_idle_ms === undefined ? {} : { sessionIdleMs: http.session_idle_ms }),
     },
     policy,
+    ...(rememberFile === undefined ? {} : { rememberFile }),
     ...(file.oauth === undefined ? {} : { oauth: oauthSettings(file.oauth) }),
     ledger: isPostgresUrl(ledger)
       ? ledger

@@ -9,7 +9,7 @@ import type { ApprovalRequest, Approver } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { callerDeadline, progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
-import { askingThrough } from './asking/index.js';
+import { askingThrough, writingAlways } from './asking/index.js';
 import { identityOf } from './auth/index.js';
 import type { Gateway, GatewayCallOptions } from './gateway.js';
 import { packageVersion } from './package-version.js';
@@ -56,7 +56,13 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     try {
       const result = await gateway.callTool(
         { client, tool: request.params.name, parameters: request.params.arguments ?? {} },
-        { ...options, approver: elicitingApprover(server, extra.sendRequest) },
+        {
+          ...options,
+          approver: writingAlways(
+            gateway,
+            elicitingApprover(server, extra.sendRequest, gateway.config.rememberFile !== undefined),
+          ),
+        },
       );
       return toCallToolResult(result, gateway.resolver.extras(request.params.name));
     } catch (error) {
@@ -74,9 +80,10 @@ type SendRequest = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]['se
 
 /**
  * Asks the connected client's user, by MCP elicitation, to approve a call policy said `ask` for.
- * A client that did not declare the elicitation capability gets a deny saying so.
+ * A client that did not declare the elicitation capability gets a deny saying so. With `always`
+ * (the policy has a layer that remembers), the user may also answer for always (`remember`).
  */
-function elicitingApprover(server: Server, sendRequest: SendRequest): Approver {
+function elicitingApprover(server: Server, sendRequest: SendRequest, always: boolean): Approver {
   return async (request: ApprovalRequest) => {
     if (!server.getClientCapabilities()?.elicitation) {
       return {
@@ -98,6 +105,7 @@ function elicitingApprover(server: Server, sendRequest: SendRequest): Approver {
                 title: 'Approve',
                 description: `Let "${request.tool}" run with these parameters`,
               },
+              ...(always ? { remember: rememberChoice } : {}),
             },
             required: ['approve'],
           },
@@ -107,9 +115,23 @@ function elicitingApprover(server: Server, sendRequest: SendRequest): Approver {
     );
     if (answer.action !== 'accept') return { approved: false, reason: `the user chose ${answer.action}` };
     const approved = answer.content?.approve === true;
-    return { approved, reason: approved ? 'the user approved it' : 'the user declined it' };
+    return {
+      approved,
+      reason: approved ? 'the user approved it' : 'the user declined it',
+      ...(always && answer.content?.remember === 'always' ? { scope: 'always' } : {}),
+    };
   };
 }
+
+/** The elicitation's choice of how long an answer holds, offered when a policy layer remembers. */
+const rememberChoice = {
+  type: 'string',
+  title: 'Remember',
+  description:
+    'once: this call only; always: written to your policy file, so the same tool on the same paths, commands and hosts is not asked about again',
+  enum: ['once', 'always'],
+  default: 'once',
+} as const;
 
 function approvalMessage(request: ApprovalRequest): string {
   const parameters = JSON.stringify(request.parameters);

@@ -12,6 +12,11 @@ export interface CliOptions {
   root: string | undefined;
   /** Run the shell tool in a bubblewrap sandbox (SandboxEnvironment) instead of LocalEnvironment. */
   sandbox: boolean;
+  /**
+   * `--policy FILE` (repeatable): policy files or directories, most authoritative first, layered as
+   * `loadPolicyFiles` layers them. Empty: every call of an exposed tool is allowed.
+   */
+  policy: string[];
   token: string | undefined;
   /** `--no-auth`: serve HTTP beyond loopback without a token, on purpose. */
   noAuth: boolean;
@@ -33,6 +38,11 @@ Serves toolgate tools over the Model Context Protocol (stdio by default).
   --tools LIST        comma-separated tools to expose (default: oracle)
   --root DIR          workspace for the file and shell tools (scopes their paths; not a sandbox)
   --sandbox           run commands in a bubblewrap sandbox confined to --root (Linux; needs bwrap)
+  --policy FILE       judge every call by this policy (YAML or JSON, or a directory of them);
+                      repeat it for layers, most authoritative first: a deny or ask of a layer
+                      cannot be loosened by one below. A layer is named after its file (or
+                      DIR/FILE); NAME=PATH names it. Without it, every exposed tool is allowed.
+                      Nobody can be asked here: a call policy says "ask" for is refused
   --http              serve streamable HTTP (stateless; MCP 2026-07-28 and 2025-11-25) instead of stdio
   --host HOST         address to bind with --http (default: 127.0.0.1)
   --port N            port to bind with --http (default: 0, any free port)
@@ -47,6 +57,8 @@ Serves toolgate tools over the Model Context Protocol (stdio by default).
 
 Examples:
   toolgate-mcp --tools read_file,list_dir --root ./workspace
+  toolgate-mcp --tools read_file,shell --root ./workspace \\
+    --policy /etc/toolgate/managed.yaml --policy ./policy.d --policy user=./my.policy.yaml
   TOOLGATE_TOKEN=$(openssl rand -hex 32) toolgate-mcp --http --host 0.0.0.0 --port 8931 \\
     --token-env TOOLGATE_TOKEN
 
@@ -111,6 +123,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     tools,
     root: values.root,
     sandbox: values.sandbox ?? false,
+    policy: values.policy ?? [],
     token,
     noAuth,
     allowedHosts: list(values['allowed-hosts']),
@@ -129,6 +142,7 @@ const optionShapes = {
   tools: { type: 'string' },
   root: { type: 'string' },
   sandbox: { type: 'boolean' },
+  policy: { type: 'string', multiple: true },
   http: { type: 'boolean' },
   host: { type: 'string' },
   port: { type: 'string' },

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { messageOf, ToolgateError } from '@toolgate/core';
+import { messageOf, type RulePolicy, ToolgateError } from '@toolgate/core';
 import { parseCliOptions, usage } from './cli-options.js';
 import { createMcpServer, exposingGate } from './create-server.js';
 import { defaultAllowedHosts, isLoopback, isWildcard } from './http-guard.js';
@@ -24,16 +24,17 @@ async function main(): Promise<void> {
     return;
   }
   const registry = await registryFor(options.tools, { root: options.root, sandbox: options.sandbox });
+  const policy = options.policy.length === 0 ? undefined : await policyOf(options.policy);
   // one gate for the process: every call of every connection (or stateless request) runs through it.
   // Outputs pass through whole (the built-in tools' field limits bound each one): the caller's own
   // gate caps them, once, at its limits — a cap here would cut below a caller that allows more.
   // spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK is loaded only then)
   const telemetry = await startServerTelemetry();
-  const gate = exposingGate(
-    registry,
-    { outputChars: Number.POSITIVE_INFINITY, contentBytes: Number.POSITIVE_INFINITY },
-    telemetry?.observer,
-  );
+  const gate = exposingGate(registry, {
+    limits: { outputChars: Number.POSITIVE_INFINITY, contentBytes: Number.POSITIVE_INFINITY },
+    observer: telemetry?.observer,
+    policy,
+  });
   const flushed = () => telemetry?.shutdown().catch(() => {}); // an unreachable collector never blocks an exit
   const create = () => createMcpServer(gate, { tools: options.tools });
   if (options.transport === 'stdio') {
@@ -83,6 +84,16 @@ async function main(): Promise<void> {
   process.stderr.write(
     `toolgate-mcp listening on ${endpoint.url}\n${acceptedHosts(options.host, endpoint.url)}`,
   );
+}
+
+/** The layered policy of the `--policy` files (the loader `toolgate policy check` uses), its errors naming the flag. */
+async function policyOf(files: readonly string[]): Promise<RulePolicy> {
+  const { loadPolicyFiles } = await import('@toolgate/policy-cli'); // only when --policy is given
+  try {
+    return loadPolicyFiles(files).policy;
+  } catch (error) {
+    throw new ToolgateError('INVALID_DEFINITION', `--policy: ${messageOf(error)}`, { cause: error });
+  }
 }
 
 /** For a wildcard bind, the line that lists the Host values answered, and how to add a name. */

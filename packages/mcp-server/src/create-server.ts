@@ -11,6 +11,7 @@ import {
   type CallObserver,
   type CallOptions,
   type Limits,
+  type Policy,
   type Tool,
   ToolGate,
   ToolgateError,
@@ -66,7 +67,10 @@ export interface McpServerOptions {
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(source: ToolRegistry | ToolGate, options: McpServerOptions): Server {
-  const gate = source instanceof ToolGate ? source : exposingGate(source, options.limits, options.observer);
+  const gate =
+    source instanceof ToolGate
+      ? source
+      : exposingGate(source, { limits: options.limits, observer: options.observer });
   const tools = exposedTools(gate.registry, options.tools);
   const listed: McpTool[] = tools.map(toMcpTool);
   const pageSize = options.pageSize ?? 100;
@@ -106,19 +110,32 @@ export function createMcpServer(source: ToolRegistry | ToolGate, options: McpSer
   return server;
 }
 
+/** What {@link exposingGate} takes: the output limits, the observer, and the policy. */
+export interface ExposingGateOptions {
+  limits?: Partial<Limits> | undefined;
+  observer?: CallObserver | undefined;
+  /**
+   * The policy every call is judged by (`toolgate-mcp --policy FILE…` loads one); without it every
+   * call of an exposed tool is allowed (the grant is the boundary). There is no approver: an `ask`
+   * is refused, saying nobody could be asked.
+   */
+  policy?: Policy | undefined;
+}
+
 /**
- * The gate of a server: no policy of its own (the grant is the boundary), no recorder, no budget but
- * each tool's own (a caller's deadline still ends a call), the limits given, and the observer given.
+ * The gate of a server: no recorder, no budget but each tool's own (a caller's deadline still ends
+ * a call), the limits, the observer and the policy given (none: the grant is the boundary).
+ *
+ * @example
+ * const gate = exposingGate(registry, { policy: loadPolicyFiles(['managed.yaml', 'user.yaml']).policy });
  */
-export function exposingGate(
-  registry: ToolRegistry,
-  limits?: Partial<Limits>,
-  observer?: CallObserver,
-): ToolGate {
+export function exposingGate(registry: ToolRegistry, options: ExposingGateOptions = {}): ToolGate {
+  const { limits, observer, policy } = options;
   return new ToolGate(registry, {
     timeoutMs: Number.POSITIVE_INFINITY,
     ...(limits === undefined ? {} : { limits }),
     ...(observer === undefined ? {} : { observer }),
+    ...(policy === undefined ? {} : { policy }),
   });
 }
 

@@ -5,7 +5,13 @@
  * @module
  */
 export { callerDeadline, callerTimeKey } from './caller-time.js';
-export { createMcpServer, exposedTools, exposingGate, type McpServerOptions } from './create-server.js';
+export {
+  createMcpServer,
+  type ExposingGateOptions,
+  exposedTools,
+  exposingGate,
+  type McpServerOptions,
+} from './create-server.js';
 export { defaultAllowedHosts, defaultAllowedOrigins, type HttpGuardOptions } from './http-guard.js';
 export {
   type GuardedListener,

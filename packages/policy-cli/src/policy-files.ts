@@ -43,30 +43,64 @@ export function loadPolicyFiles(paths: readonly string[]): PolicyFiles {
       'INVALID_DEFINITION',
       'no policy file given: name at least one file or directory',
     );
-  const found: { name: string; file: string; policy: RulePolicy }[] = [];
-  for (const given of paths) {
-    const named = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(given);
-    const path = named ? named[2]! : given;
+  const found = readPolicyLayers(
+    paths.map((given) => {
+      const named = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(given);
+      return named ? { name: named[1]!, path: named[2]! } : given;
+    }),
+  );
+  const layers: PolicyLayer[] = found.map(({ name, policy }) => ({ name, policy }));
+  let start = 0;
+  const placed = found.map(({ name, file, policy }) => {
+    const rules = policy.document.rules.length;
+    start += rules;
+    return { name, file, start: start - rules, rules };
+  });
+  return { policy: layeredPolicy(layers), layers: placed };
+}
+
+/** One layer {@link readPolicyLayers} read: its name, the file, and the file's policy. */
+export interface PolicyFileRead {
+  readonly name: string;
+  readonly file: string;
+  readonly policy: RulePolicy;
+}
+
+/**
+ * The layers of policy files and directories, most authoritative first, not yet joined (the
+ * gateway joins them with its inline layers): a file is one layer, named after the file or by
+ * `name`; a directory is a layer for each of its `.yaml`, `.yml` and `.json` files in file-name
+ * order (by UTF-16 code units, so `10-org` before `20-team` before `Z` before `a`), named
+ * `NAME/FILE` (`NAME` is the directory's own name unless given); other files in it are ignored, and
+ * subdirectories are not read. A directory without a policy file, a file that cannot be read or is
+ * not a policy, and two layers of one name each throw a ToolgateError naming the path.
+ *
+ * @example
+ * const layers = readPolicyLayers(['/etc/toolgate/managed.yaml', { name: 'team', path: './policy.d' }]);
+ */
+export function readPolicyLayers(
+  sources: readonly (string | { readonly name: string; readonly path: string })[],
+): PolicyFileRead[] {
+  const found: PolicyFileRead[] = [];
+  for (const source of sources) {
+    const name = typeof source === 'string' ? undefined : source.name;
+    const path = typeof source === 'string' ? source : source.path;
     if (isDirectory(path)) {
-      const files = readdirSync(path)
-        .filter((file) => policyExtensions.has(extname(file)))
+      const files = listDirectory(path)
+        .filter((file) => policyExtensions.has(extname(file)) && !isDirectory(join(path, file)))
         .sort();
       if (files.length === 0)
         throw new ToolgateError(
           'INVALID_DEFINITION',
           `the policy directory ${path} holds no .yaml, .yml or .json file: put the layer's policy files in it`,
         );
-      const prefix = named ? named[1]! : basename(path);
+      const prefix = name ?? basename(path);
       for (const file of files) {
         const inner = join(path, file);
         found.push({ name: `${prefix}/${withoutExtension(file)}`, file: inner, policy: read(inner) });
       }
     } else {
-      found.push({
-        name: named ? named[1]! : withoutExtension(basename(path)),
-        file: path,
-        policy: read(path),
-      });
+      found.push({ name: name ?? withoutExtension(basename(path)), file: path, policy: read(path) });
     }
   }
   const seen = new Map<string, string>();
@@ -80,14 +114,7 @@ export function loadPolicyFiles(paths: readonly string[]): PolicyFiles {
       );
     seen.set(layer.name, layer.file);
   }
-  const layers: PolicyLayer[] = found.map(({ name, policy }) => ({ name, policy }));
-  let start = 0;
-  const placed = found.map(({ name, file, policy }) => {
-    const rules = policy.document.rules.length;
-    start += rules;
-    return { name, file, start: start - rules, rules };
-  });
-  return { policy: layeredPolicy(layers), layers: placed };
+  return found;
 }
 
 /** The layer and index within it of rule `index` of a policy {@link loadPolicyFiles} read. */
@@ -101,6 +128,18 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false; // read() names what is wrong with it
+  }
+}
+
+function listDirectory(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ToolgateError(
+      'INVALID_DEFINITION',
+      `cannot read the policy directory ${path} (${code ?? (error as Error).message}): check its permissions`,
+    );
   }
 }
 
