@@ -161,7 +161,12 @@ export class Gateway {
     try {
       gateway.#approveAll(config.approve);
       if (config.fleet !== undefined) {
-        gateway.fleet = await GatewayFleet.start(config.fleet, { resolver, log, source: config.source });
+        gateway.fleet = await GatewayFleet.start(config.fleet, {
+          resolver,
+          log,
+          source: config.source,
+          runId: recorder.runId,
+        });
       }
       if (reviewed === undefined) await gateway.#writeFirstLock();
       await recordConfigPolicy(recorder, config.policy);

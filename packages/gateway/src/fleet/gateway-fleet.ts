@@ -7,6 +7,16 @@ import type { FleetNotice } from './fleet-listener.js';
 import { type FleetReview, FleetStore, type PendingApproval } from './fleet-store.js';
 import { operatorApprover } from './operator-approver.js';
 
+/** What an instance joins its fleet with. */
+interface FleetParts {
+  readonly resolver: MCPResolver;
+  readonly log: (line: string) => void;
+  /** The config file, named in the operator's command. */
+  readonly source: string;
+  /** The run id of the instance's ledger records. */
+  readonly runId: string;
+}
+
 /**
  * One gateway instance's part in a fleet (`fleet:` in the config): it applies every tool review
  * the fleet shares — at start, at each NOTIFY, and after a lost LISTEN connection — and, with
@@ -15,28 +25,23 @@ import { operatorApprover } from './operator-approver.js';
  */
 export class GatewayFleet {
   readonly store: FleetStore;
-  /** This instance as operators see it: `host:pid`. */
-  readonly instance = `${hostname()}:${process.pid}`;
+  /** This instance as operators see it: `host:pid (run ID)`, the run id of its ledger records. */
+  readonly instance: string;
   readonly #resolver: MCPResolver;
   readonly #log: (line: string) => void;
   readonly #source: string;
   readonly #waiting = new Map<string, Set<() => void>>();
 
-  private constructor(
-    store: FleetStore,
-    parts: { resolver: MCPResolver; log: (line: string) => void; source: string },
-  ) {
+  private constructor(store: FleetStore, parts: FleetParts) {
     this.store = store;
+    this.instance = `${hostname()}:${process.pid} (run ${parts.runId})`;
     this.#resolver = parts.resolver;
     this.#log = parts.log;
     this.#source = parts.source;
   }
 
   /** Joins the fleet: opens the shared store, listens, and applies the reviews shared so far. */
-  static async start(
-    settings: FleetSettings,
-    parts: { resolver: MCPResolver; log: (line: string) => void; source: string },
-  ): Promise<GatewayFleet> {
+  static async start(settings: FleetSettings, parts: FleetParts): Promise<GatewayFleet> {
     const store = await FleetStore.open(settings, { listen: true });
     const fleet = new GatewayFleet(store, parts);
     store.onNotice((notice) => fleet.#heard(notice));
