@@ -1,3 +1,3 @@
-export { type FleetSettings, fleetSchema, fleetSettings } from './fleet-config.js';
-export { type ApprovalOutcome, type FleetReview, FleetStore, type PendingApproval } from './fleet-store.js';
+export type { FleetSettings } from './fleet-config.js';
+export type { PendingApproval } from './fleet-store.js';
 export { GatewayFleet } from './gateway-fleet.js';
