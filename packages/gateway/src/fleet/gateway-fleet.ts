@@ -31,6 +31,7 @@ export class GatewayFleet {
   readonly #log: (line: string) => void;
   readonly #source: string;
   readonly #waiting = new Map<string, Set<() => void>>();
+  readonly #closing = new AbortController();
 
   private constructor(store: FleetStore, parts: FleetParts) {
     this.store = store;
@@ -63,6 +64,7 @@ export class GatewayFleet {
       client,
       instance: this.instance,
       signal,
+      closing: this.#closing.signal,
       log: this.#log,
       source: this.#source,
     });
@@ -78,8 +80,9 @@ export class GatewayFleet {
     return this.store.pending();
   }
 
-  /** Leaves the fleet (a waiting call then reads no more answers and is refused at its time). */
+  /** Leaves the fleet: a call still waiting for an operator is refused now. */
   async close(): Promise<void> {
+    this.#closing.abort();
     await this.store.close();
   }
 

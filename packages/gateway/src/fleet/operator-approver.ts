@@ -17,6 +17,8 @@ export interface OperatorApproverOptions {
   readonly instance: string;
   /** The call's own signal: a cancelled call withdraws its approval. */
   readonly signal?: AbortSignal | undefined;
+  /** Aborted when the instance closes: a waiting call is refused then (its row expires on its own). */
+  readonly closing: AbortSignal;
   /** Tells the operator an approval waits, and the command that answers it. */
   readonly log: (line: string) => void;
   /** The config file, for the command in the log line. */
@@ -73,6 +75,9 @@ async function waitForOutcome(
     } catch (error) {
       failure = error; // unreachable now: keep waiting, the answer may come when it is back
     }
+    if (options.closing.aborted) {
+      return { approved: false, reason: `the gateway closed while approval ${id} waited for an operator` };
+    }
     if (signal?.aborted === true) {
       await store.end(id, 'cancelled').catch(() => {});
       return { approved: false, reason: 'the call was cancelled while it waited for an operator' };
@@ -108,11 +113,13 @@ function sleepUntilWoken(options: OperatorApproverOptions, id: string, ms: numbe
       clearTimeout(timer);
       unsubscribe();
       options.signal?.removeEventListener('abort', done);
+      options.closing.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
     const unsubscribe = options.wakeOn(id, done);
     options.signal?.addEventListener('abort', done, { once: true });
+    options.closing.addEventListener('abort', done, { once: true });
   });
 }
 
