@@ -270,14 +270,16 @@ export class Gateway {
         'servers changed; restart the gateway to change its upstream servers (the old config is kept)',
       );
     }
-    if (
-      next.ledger !== this.#config.ledger ||
-      next.durability !== this.#config.durability ||
-      JSON.stringify(next.fleet) !== JSON.stringify(this.#config.fleet)
-    ) {
+    if (JSON.stringify(next.fleet) !== JSON.stringify(this.#config.fleet)) {
       throw new ToolgateError(
         'INVALID_DEFINITION',
-        'the ledger or the fleet changed; restart the gateway to change them (the old config is kept)',
+        'fleet changed; restart the gateway to change it (the old config is kept)',
+      );
+    }
+    if (next.ledger !== this.#config.ledger || next.durability !== this.#config.durability) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'the ledger changed; restart the gateway to change it (the old config is kept)',
       );
     }
     this.#approveAll(next.approve);
