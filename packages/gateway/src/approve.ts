@@ -3,6 +3,7 @@ import { ToolgateError } from '@toolgate/core';
 import type { ReviewedTool } from '@toolgate/mcp-client';
 import { parseDocument } from 'yaml';
 import type { GatewayConfig } from './config-load.js';
+import { shareReview } from './fleet/share-review.js';
 import { ledgerLabel, readLedger } from './ledger-open.js';
 import { approvePrompt } from './lock/approve-prompt.js';
 import { lockPathOf, writeLockEntry } from './lock/lock-file.js';
@@ -62,5 +63,7 @@ export async function approveTool(config: GatewayConfig, tool: string, shown?: s
   await writeFile(config.source, document.toString());
   // the review outlasts the process: the next start compares what upstreams list against it
   if (reviewed !== undefined) await writeLockEntry(lockPathOf(config.source), tool, reviewed);
+  // with fleet: every instance on the shared database applies it now (NOTIFY), and at its start
+  if (config.fleet !== undefined) await shareReview(config.fleet, { tool, fingerprint, review: reviewed });
   return fingerprint;
 }

@@ -19,6 +19,9 @@ usage:
   toolgate-gateway approve NAME --config gateway.yaml [--fingerprint F] [--pid PID]
                                                     approve a changed tool as the ledger reported it
                                                     (into the config's approve and gateway.lock.json)
+  toolgate-gateway approvals --config gateway.yaml  (fleet) the calls waiting for an operator's approval
+  toolgate-gateway answer ID --approve|--deny --config gateway.yaml [--reason TEXT] [--by NAME]
+                                                    (fleet) answer one, whichever instance's call waits
 
 options:
   --config FILE   the YAML configuration (required; or the TOOLGATE_GATEWAY_CONFIG variable)

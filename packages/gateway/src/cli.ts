@@ -10,6 +10,7 @@ import { serveStdioEras } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
+import { runFleetCommand } from './fleet/fleet-cli.js';
 import { Gateway } from './gateway.js';
 import { checkGatewayProcess } from './gateway-process.js';
 import { describePending, pendingChanges } from './lock/review.js';
@@ -25,6 +26,8 @@ const log = (line: string) => process.stderr.write(`toolgate-gateway: ${line}\n`
 let answersStdioClient = false;
 
 async function main(): Promise<void> {
+  // approvals and answer: the fleet's operator approvals (fleet/fleet-cli.ts)
+  if (await runFleetCommand(process.argv.slice(2), process.env, (text) => process.stdout.write(text))) return;
   const command = parseGatewayArgs(process.argv.slice(2), process.env);
   if (command.command === 'help') {
     process.stdout.write(usage);
@@ -52,9 +55,11 @@ async function main(): Promise<void> {
     if (command.pid !== undefined) process.kill(command.pid, 'SIGHUP');
     process.stdout.write(
       `approved ${command.tool} (fingerprint ${print}) in ${config.source}` +
-        (command.pid === undefined
-          ? '; send the running gateway SIGHUP to apply it\n'
-          : `; sent SIGHUP to ${command.pid}\n`),
+        (config.fleet !== undefined
+          ? `; shared with the fleet ${config.fleet.label}: every instance applies it now\n`
+          : command.pid === undefined
+            ? '; send the running gateway SIGHUP to apply it\n'
+            : `; sent SIGHUP to ${command.pid}\n`),
     );
     return;
   }

@@ -11,6 +11,7 @@ import { upstreamFetch } from './auth/upstream-tokens.js';
 import { lineOf } from './config-lines.js';
 import { layeredConfigPolicy, type PolicyLayerPath, rememberingFile } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+import { type FleetSettings, fleetSettings } from './fleet/fleet-config.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
 import { type GatewayTelemetry, telemetryOf } from './telemetry/telemetry-config.js';
@@ -74,6 +75,8 @@ export interface GatewayConfig {
   readonly timeoutMs?: number;
   /** Where a span per call is exported (`telemetry:`); the OTLP environment variables apply without it. */
   readonly telemetry?: GatewayTelemetry;
+  /** With `fleet:`: the database and name of the fleet this instance shares approvals and reviews with. */
+  readonly fleet?: FleetSettings;
 }
 
 /**
@@ -297,7 +300,29 @@ function resolveConfig(
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
     newTools: file.new_tools ?? 'withhold',
     ...(file.telemetry === undefined ? {} : { telemetry: telemetryOf(file.telemetry) }),
+    ...(file.fleet === undefined
+      ? {}
+      : {
+          fleet: fleetOf(file.fleet, {
+            ledger,
+            expand: (value) => expand(value, ['fleet', 'database']),
+            fail: (message) => fault(source, lineAt(['fleet']), message),
+          }),
+        }),
   };
+}
+
+/** The `fleet:` section, its `${VAR}`s expanded, checked against the ledger. */
+function fleetOf(
+  section: NonNullable<GatewayConfigFile['fleet']>,
+  at: { ledger: string; expand: (value: string) => string; fail: (message: string) => Error },
+): FleetSettings {
+  const database = section.database === undefined ? undefined : at.expand(section.database);
+  try {
+    return fleetSettings({ ...section, ...(database === undefined ? {} : { database }) }, at.ledger);
+  } catch (error) {
+    throw at.fail(messageOf(error));
+  }
 }
 
 /** Each `"<prefix>:<uri glob>"` of a client's `resources` names an upstream, by its prefix or its name. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
 import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
 import { policyLayerSchema } from './config-policy-layers.js';
+import { fleetSchema } from './fleet/fleet-config.js';
 import { rateLimitSchema } from './limits/rate-limiter.js';
 import { telemetrySchema } from './telemetry/telemetry-config.js';
 
@@ -109,6 +110,8 @@ export const gatewayConfigSchema = z.strictObject({
   timeout_ms: z.number().positive().optional(),
   // where a span per call is exported over OTLP/HTTP (see telemetry/)
   telemetry: telemetrySchema.optional(),
+  // several instances sharing approvals and tool reviews in one PostgreSQL database (see fleet/)
+  fleet: fleetSchema.optional(),
 });
 
 /** The configuration file as written (after validation, before `${VAR}` expansion and path resolution). */

@@ -18,6 +18,7 @@ import { type CallerIdentity, identityRecord } from './auth/index.js';
 import { describeChange } from './change-notice.js';
 import { clientGrant, clientGrants } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
+import { GatewayFleet } from './fleet/index.js';
 import { openLedger } from './ledger-open.js';
 import { limitedGrant, RateLimiter } from './limits/index.js';
 import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
@@ -76,6 +77,8 @@ export class Gateway {
   readonly gate: ToolGate;
   /** Each client's calls a second and calls at once (its `rate_limit:`). */
   readonly limiter = new RateLimiter();
+  /** With `fleet:`: the approvals and reviews this instance shares with the others on one database. */
+  fleet: GatewayFleet | undefined;
   readonly #log: (line: string) => void;
   readonly #callIds: () => string;
   #config: GatewayConfig;
@@ -157,6 +160,14 @@ export class Gateway {
     started = gateway;
     try {
       gateway.#approveAll(config.approve);
+      if (config.fleet !== undefined) {
+        gateway.fleet = await GatewayFleet.start(config.fleet, {
+          resolver,
+          log,
+          source: config.source,
+          runId: recorder.runId,
+        });
+      }
       if (reviewed === undefined) await gateway.#writeFirstLock();
       await recordConfigPolicy(recorder, config.policy);
       await recorder.record('gateway.started', 'gateway', {
@@ -204,6 +215,8 @@ export class Gateway {
     options: GatewayCallOptions = {},
   ): Promise<ToolResult> {
     const { identity, ...callOptions } = options;
+    const approver = this.fleet?.approverFor(client, options.signal);
+    if (approver !== undefined) callOptions.approver = approver; // an operator answers, at any instance
     const granted = this.#grants.get(client) ?? clientGrant(this.#config, client);
     const started = performance.now();
     const { grant, release } = limitedGrant({
@@ -257,6 +270,12 @@ export class Gateway {
         'servers changed; restart the gateway to change its upstream servers (the old config is kept)',
       );
     }
+    if (JSON.stringify(next.fleet) !== JSON.stringify(this.#config.fleet)) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        'fleet changed; restart the gateway to change it (the old config is kept)',
+      );
+    }
     if (next.ledger !== this.#config.ledger || next.durability !== this.#config.durability) {
       throw new ToolgateError(
         'INVALID_DEFINITION',
@@ -276,6 +295,7 @@ export class Gateway {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      await this.fleet?.close();
       await this.resolver.close();
     } finally {
       await this.store.close();

@@ -8,6 +8,7 @@
 export { approveTool } from './approve.js';
 export { type GatewayClient, type GatewayConfig, loadConfig } from './config-load.js';
 export { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+export type { FleetSettings, GatewayFleet, PendingApproval } from './fleet/index.js';
 export { Gateway, type GatewayOptions } from './gateway.js';
 export { grantMatcher } from './grants.js';
 export { replayGatewayLedger } from './replay.js';

@@ -109,7 +109,7 @@ export async function serveGatewayHttp(
     async (request, response) => {
       if (auth.answerMetadata(request, response)) return;
       if (answerOps(gateway, request, response, () => sessionsByClient(sessions))) return;
-      const admitted = await auth.admit(request.headers.authorization);
+      const admitted = await auth.admit(request.headers.authorization, request.socket.remoteAddress);
       if ('status' in admitted) {
         response.setHeader('WWW-Authenticate', admitted.challenge);
         return sendJsonRpcError(response, admitted.status, -32000, admitted.message);
@@ -184,6 +184,7 @@ export async function serveGatewayHttp(
       await modern.close();
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       await listener.close();
+      await auth.flushRefusals(); // the summary of refusals not recorded one by one
     },
   };
 }

@@ -7,6 +7,7 @@ import { AccessTokenVerifier, type CallerIdentity } from './access-token.js';
 import { matchClient } from './client-match.js';
 import type { OAuthSettings } from './oauth-schema.js';
 import { answerResourceMetadata, bearerChallenge, metadataUrl } from './protected-resource.js';
+import { type RefusalRecordLimits, RefusalRecords } from './refusal-records.js';
 
 /** A request let in: the config client it is, and who the token named (absent for a static token). */
 export interface Admitted {
@@ -28,17 +29,26 @@ export interface Refused {
  * (`token_env`), or, with an `oauth:` section, a JWT access token the issuer signed for this
  * resource, matched to a client by its claims (`match:`). Serves the Protected Resource Metadata.
  * A presented token that is refused is recorded (`access.refused`: why, and what it claimed — never
- * the token); a request with no token is not (it is how a client starts discovery).
+ * the token); a request with no token is not (it is how a client starts discovery). A flood is
+ * recorded in part: per window the first refusals of each address, then a summary count
+ * ({@link RefusalRecords}).
  */
 export class HttpAuthentication {
   readonly #gateway: Gateway;
   readonly #env: NodeJS.ProcessEnv;
   readonly #listening: () => string;
   #verifier: { key: string; verifier: AccessTokenVerifier } | undefined;
+  readonly #refusals: RefusalRecords;
 
   /** `listening`: the listener's own MCP URL, this resource when `oauth.resource` is not given. */
-  constructor(gateway: Gateway, env: NodeJS.ProcessEnv, listening: () => string) {
+  constructor(
+    gateway: Gateway,
+    env: NodeJS.ProcessEnv,
+    listening: () => string,
+    refusalLimits: RefusalRecordLimits = {},
+  ) {
     this.#gateway = gateway;
+    this.#refusals = new RefusalRecords((kind, payload) => gateway.note(kind, payload), refusalLimits);
     this.#env = env;
     this.#listening = listening;
   }
@@ -50,8 +60,8 @@ export class HttpAuthentication {
     return answerResourceMetadata(request, response, settings, this.#resource(settings));
   }
 
-  /** The client of a request with this `Authorization` header, or why it is refused. */
-  async admit(header: string | undefined): Promise<Admitted | Refused> {
+  /** The client of a request with this `Authorization` header from address `from`, or why it is refused. */
+  async admit(header: string | undefined, from = 'unknown'): Promise<Admitted | Refused> {
     const settings = this.#gateway.config.oauth;
     const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
     const token = match?.[1]?.trim();
@@ -74,7 +84,7 @@ export class HttpAuthentication {
     }
     const check = await this.#verifierFor(settings, resource).verify(token);
     if (!check.ok) {
-      await this.#refused(check.status, check.description, token);
+      await this.#refused({ status: check.status, reason: check.description, token, from });
       return {
         status: check.status,
         challenge: bearerChallenge(resource, settings, {
@@ -88,7 +98,7 @@ export class HttpAuthentication {
     const client = matchClient(this.#gateway.config, identity);
     if (client === undefined) {
       const description = `the token of sub ${JSON.stringify(identity.subject)}${identity.clientId === undefined ? '' : ` (client_id ${JSON.stringify(identity.clientId)})`} matches no client's match: in ${this.#gateway.config.source}`;
-      await this.#refused(403, description, token);
+      await this.#refused({ status: 403, reason: description, token, from });
       return {
         status: 403,
         challenge: bearerChallenge(resource, settings),
@@ -125,10 +135,20 @@ export class HttpAuthentication {
     return found;
   }
 
-  async #refused(status: number, reason: string, token: string): Promise<void> {
+  /** Writes the summary of refusals not yet recorded (at the listener's close). */
+  async flushRefusals(): Promise<void> {
+    try {
+      await this.#refusals.flush();
+    } catch (error) {
+      this.#gateway.log(`could not record the summary of refused access tokens: ${messageOf(error)}`);
+    }
+  }
+
+  async #refused(refusal: { status: number; reason: string; token: string; from: string }): Promise<void> {
+    const { status, reason, token, from } = refusal;
     const claimed = claimsOf(token);
     try {
-      await this.#gateway.note('access.refused', { status, reason, ...claimed });
+      await this.#refusals.refused(from, { status, reason, ...claimed });
     } catch (error) {
       this.#gateway.log(`could not record a refused access token: ${messageOf(error)}`);
     }

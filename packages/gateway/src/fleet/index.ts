@@ -1,0 +1,3 @@
+export type { FleetSettings } from './fleet-config.js';
+export type { PendingApproval } from './fleet-store.js';
+export { GatewayFleet } from './gateway-fleet.js';
