@@ -2,7 +2,8 @@
  * Memory that stays flat as the calls add up (issue 27, item 3): the heap retained per recorded call
  * after 10,000, 100,000 and 1,000,000 calls through a ToolGate and a LedgerRecorder into a
  * FileStore, in one process (the calls a long-running gateway records). Flat means the bytes a call
- * fall as the calls grow (a fixed cost spread thinner), never rise. The MemoryStore keeps every event
+ * fall as the calls grow (a fixed cost spread thinner) and the calls after the first mark add at
+ * most 50 bytes a call (memory-per-call's bound). The MemoryStore keeps every event
  * by its nature, so it is measured to 100,000 only and printed. Quick mode: 2,000 and 20,000.
  */
 import { spawn } from 'node:child_process';
@@ -56,8 +57,10 @@ const one = (name: string, mark: Mark): Row => ({
 });
 const first = file[0]!;
 const last = file.at(-1)!;
-// flat: the last mark's bytes a call no more than the first's (plus 8 bytes for the collector's noise)
-const flat = last.perCall <= Math.max(first.perCall, 0) + 8;
+// flat: what the calls after the first mark added, per call (a leak of L bytes a call shows as L
+// here, however the fixed costs of the first mark spread), within the 50 bytes of memory-per-call
+const added = (last.heapUsed - first.heapUsed) / Math.max(1, last.calls - first.calls);
+const flat = added <= 50;
 report({
   id: 'memory-scale',
   title: 'memory: heap retained per recorded call at 10,000, 100,000 and 1,000,000 calls',
@@ -67,9 +70,10 @@ report({
     'FileStore (durability none: memory, not the disk); the MemoryStore keeps every event, by its nature.',
   rows: [...file.map((mark) => one('FileStore', mark)), ...memory.map((mark) => one('MemoryStore', mark))],
   figure:
-    `FileStore ${file.map((mark) => format(mark.perCall)).join(' → ')} bytes a call ` +
+    `FileStore ${file.map((mark) => format(mark.perCall)).join(' → ')} bytes a call, ` +
+    `${format(added)} a call from the first mark to the last ` +
     `(heap ${format(first.heapUsed / 2 ** 20)} → ${format(last.heapUsed / 2 ** 20)} MiB); ` +
     `MemoryStore ${memory.map((mark) => format(mark.perCall)).join(' → ')} (its events)`,
-  target: 'FileStore flat: bytes a call at the last mark ≤ at the first',
+  target: 'FileStore ≤ 50 bytes a call added from the first mark to the last',
   met: quick ? null : flat,
 });
