@@ -10,29 +10,18 @@ import { type PendingAsk, recordAsked } from './pipeline/asked.js';
 import { type CappedOutput, capOutputOf, defaultLimits, errorDataOf, type Limits } from './pipeline/cap.js';
 import { type Decided, decide, decidedOf, decisionSentence } from './pipeline/decide.js';
 import { dispatch } from './pipeline/dispatch.js';
+import { type GateBinding, GateCall } from './pipeline/gate-call.js';
 import type { Grant } from './pipeline/grant.js';
-import {
-  type CallObservation,
-  type CallObserver,
-  observeCall,
-  observeDecided,
-  observeRecorded,
-} from './pipeline/observe.js';
+import { type CallObserver, observeCall, observeDecided, observeRecorded } from './pipeline/observe.js';
 import {
   checkParameterChars,
   omittedParameters,
   oversizedParameters,
   parametersTooLarge,
 } from './pipeline/parameter-bound.js';
-import {
-  type Ending,
-  judgedOf,
-  type RecordedCall,
-  recordCalled,
-  recordDecided,
-  recordReturned,
-} from './pipeline/record.js';
+import { type Ending, judgedOf, recordCalled, recordDecided, recordReturned } from './pipeline/record.js';
 import type { RecordedDecision, Recording } from './pipeline/recording.js';
+import type { ResolvedTool } from './pipeline/resolve.js';
 import { type Assessed, assessed } from './pipeline/subject.js';
 import { allowAll, type Policy, type PolicyRequest, type PolicyVerdict } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
@@ -89,6 +78,7 @@ export class ToolGate {
   readonly #recording: Recording | undefined;
   readonly #replayLimits: Limits;
   readonly #observer: CallObserver | undefined;
+  readonly #binding: GateBinding;
 
   constructor(registry: ToolRegistry, options: ToolGateOptions = {}) {
     this.registry = registry;
@@ -106,6 +96,7 @@ export class ToolGate {
     this.#clockIsPerformance = options.clock === undefined;
     this.#recording = options.recording;
     this.#observer = options.observer;
+    this.#binding = { policy: this.policy, approver: this.#approver, recorder: this.recorder };
     // recorded outputs were capped when they were recorded; errors are capped again, the same way
     this.#replayLimits = { ...this.limits, outputChars: Infinity, contentBytes: Infinity };
   }
@@ -139,16 +130,10 @@ export class ToolGate {
    */
   async run(run: GateRun): Promise<ToolResult> {
     const grant = run.grant;
-    const options = run.options ?? noOptions;
     const started = this.#clock();
-    const call: ObservedRecordedCall = {
-      recorder: run.recorder ?? this.recorder,
-      callId: this.#callIds(),
-      agent: grant.agent,
-      tool: typeof run.tool === 'string' ? run.tool : String(run.tool),
-    };
+    const call = new GateCall(this.#binding, run, this.#callIds());
     if (this.#observer !== undefined) {
-      const { callId, agent, tool } = call;
+      const { callId, agent, tool, options } = call;
       const observer = this.#observer;
       const observed = { callId, agent, tool, granted: grant.granted };
       call.observation =
@@ -162,7 +147,7 @@ export class ToolGate {
       const omitted = recordCalled(call, await omittedParameters(oversized));
       if (omitted instanceof Promise) await omitted;
       const error = parametersTooLarge(call.tool, oversized.length, this.limits.parameterChars);
-      return this.#finish({ call, started, outcome: { error } });
+      return this.#finish(call, started, { error });
     }
     // nothing waited for since `started` was read: dispatch takes it as the budget's start
     let waited = false;
@@ -172,81 +157,58 @@ export class ToolGate {
       await called;
     }
 
-    let assessed: Assessed;
+    let resolved: ResolvedTool;
     let decided: Decided;
     let replayed: RecordedDecision | undefined;
     try {
       const pending = this.#assess(grant, run.tool, run.parameters);
       waited ||= pending instanceof Promise;
-      assessed = pending instanceof Promise ? await pending : pending;
-      replayed = this.#recording?.decision({ callId: call.callId, request: assessed.request });
-      const deciding = replayed
-        ? decidedOf(replayed)
-        : decide({
-            policy: this.policy,
-            request: assessed.request,
-            callId: call.callId,
-            approver: options.approver ?? this.#approver,
-            decision: options.decision,
-          });
+      const assessed = pending instanceof Promise ? await pending : pending;
+      resolved = assessed.admitted.resolved;
+      call.judged(assessed.request, assessed.admitted.parameters);
+      replayed = this.#recording?.decision({ callId: call.callId, request: call.request });
+      const deciding = replayed ? decidedOf(replayed) : decide(call);
       waited ||= deciding instanceof Promise;
       decided = deciding instanceof Promise ? await deciding : deciding;
     } catch (error) {
-      return this.#finish({ call, started, outcome: { error } });
+      return this.#finish(call, started, { error });
     }
-    // a replay words its record and its refusal as the run did (see RecordedDecision)
-    const judged = replayed?.judged ?? judgedOf(assessed.request);
-    const recorded = recordDecided(call, decided, judged, replayed?.reason);
-    if (recorded instanceof Promise) {
-      waited = true;
-      await recorded;
+    if (call.recorder !== noopRecorder) {
+      // a replay words its record and its refusal as the run did (see RecordedDecision)
+      const judged = replayed?.judged ?? judgedOf(call.request);
+      const recorded = recordDecided(call, decided, judged, replayed?.reason);
+      if (recorded instanceof Promise) {
+        waited = true;
+        await recorded;
+      }
     }
     if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {
       const reason = decisionSentence(decided.verdict, decided.answer);
       const error = replayed?.refusal ?? denied(call.agent, call.tool, reason);
-      return this.#finish({ call, started, outcome: { error } });
+      return this.#finish(call, started, { error });
     }
 
     let outcome: Outcome;
     try {
       if (this.#recording) {
-        const query = { callId: call.callId, request: assessed.request };
+        const query = { callId: call.callId, request: call.request };
         outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
-        return this.#finish({ call, started, outcome });
+        return this.#finish(call, started, outcome);
       }
-      const { resolved, parameters } = assessed.admitted;
-      // fields named, not spread: spreading an object that holds an AbortSignal costs microseconds
-      const pending = dispatch(resolved, parameters, {
-        signal: options.signal,
-        onProgress: options.onProgress,
-        callId: call.callId,
-        agent: call.agent,
-        // what the running tool asks policy about what it finds (a redirect hop, a searched path)
-        authority: {
-          policy: this.policy,
-          approver: options.approver ?? this.#approver,
-          recorder: call.recorder,
-          callId: call.callId,
-          agent: call.agent,
-          tool: call.tool,
-          parameters,
-          client: assessed.request.client,
-          agentPath: assessed.request.agentPath,
-        },
-        deadline: options.deadline,
-        startedAt: waited || !this.#clockIsPerformance ? undefined : started,
-        timeoutMs:
-          options.timeoutMs ??
-          (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
-          this.timeoutMs,
-      });
+      call.timeoutMs =
+        call.options.timeoutMs ??
+        (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
+        this.timeoutMs;
+      if (!waited && this.#clockIsPerformance) call.startedAt = started;
+      // the call is its own dispatch options and, if the tool asks policy, its authority's
+      const pending = dispatch(resolved, call.parameters, call);
       const raw = pending instanceof Promise ? await pending : pending;
       outcome = capOutputOf(raw, call.tool, this.limits);
     } catch (error) {
       outcome = { error };
     }
-    return this.#finish({ call, started, outcome });
+    return this.#finish(call, started, outcome);
   }
 
   /**
@@ -290,7 +252,7 @@ export class ToolGate {
     return assessed(grant, pending);
   }
 
-  #finish({ call, started, outcome }: Finish): ToolResult | Promise<ToolResult> {
+  #finish(call: GateCall, started: number, outcome: Outcome): ToolResult | Promise<ToolResult> {
     const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - started;
     const { callId, tool } = call;
     let ending: Ending;
@@ -305,19 +267,6 @@ export class ToolGate {
 }
 
 type Outcome = CappedOutput | { error: unknown };
-
-const noOptions: CallOptions = Object.freeze({});
-
-/** A call as the stations see it, and what observes it. */
-interface ObservedRecordedCall extends RecordedCall {
-  observation?: CallObservation | undefined;
-}
-
-interface Finish {
-  call: ObservedRecordedCall;
-  started: number;
-  outcome: Outcome;
-}
 
 function denied(agent: string, tool: string, reason: string): ToolgateError {
   return new ToolgateError(

@@ -113,12 +113,15 @@ export function applies(compiled: CompiledRule, request: PolicyRequest): boolean
 
 const always = () => true;
 
+/** What a call with no subject touches: one resource nobody can tell (made once, never changed). */
+const unknownResources: readonly Resource[] = Object.freeze([Object.freeze({ kind: 'unknown' as const })]);
+
 /**
  * The resources of a call, each to be judged on its own; `[unknown]` when the subject is unknown
  * and `[none]` when the known subject touches nothing.
  */
-export function resourcesOf(subject: PolicySubject | undefined): Resource[] {
-  if (subject === undefined) return [{ kind: 'unknown' }];
+export function resourcesOf(subject: PolicySubject | undefined): readonly Resource[] {
+  if (subject === undefined) return unknownResources;
   const resources: Resource[] = [
     ...(subject.paths ?? []).map((value): Resource => ({ kind: 'path', value })),
     ...(subject.commands ?? []).map((value): Resource => ({ kind: 'command', value })),

@@ -128,12 +128,15 @@ export class RulePolicy implements Policy {
   readonly #index: PolicyIndex;
   readonly #fallback: PolicyVerdict;
   readonly #layers: readonly LayerSpan[] | undefined;
+  /** True for a policy of no rules (`allowAll()`, the gate's default). */
+  readonly #ruleless: boolean;
 
   /** `layers` is for {@link layeredPolicy}: where each layer's rules start in `document.rules`. */
   constructor(document: PolicyDocument, layers?: { spans: readonly LayerSpan[]; defaultLayer?: string }) {
     this.document = document;
     this.#index = new PolicyIndex(document.rules);
     checkExamples(this.#index.rules);
+    this.#ruleless = this.#index.rules.length === 0;
     this.#layers = layers?.spans;
     const decision = document.default ?? 'deny';
     const from = layers?.defaultLayer === undefined ? '' : ` (set by layer ${layers.defaultLayer})`;
@@ -176,6 +179,8 @@ export class RulePolicy implements Policy {
    * rule, or the default), and the strictest of those verdicts is the call's.
    */
   decide(request: PolicyRequest): PolicyVerdict {
+    // no rules and no subject: the one resource is judged by the default, as the walk below would
+    if (this.#ruleless && request.subject === undefined) return this.#fallback;
     const resources = resourcesOf(request.subject);
     let verdict: PolicyVerdict | undefined;
     for (const resource of resources) {

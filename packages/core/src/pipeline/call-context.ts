@@ -1,31 +1,11 @@
-import type { CallOptions, ToolContext, ToolProgress } from '../context.js';
+import type { ToolContext, ToolProgress } from '../context.js';
 import {
   allowingAuthority,
   type CallAuthority,
   type CallAuthorityOptions,
   callAuthority,
 } from './authorize.js';
-
-/** What one {@link CallContext} is made of: the call, its budget's end, its progress listener and its authority. */
-export interface CallContextOptions {
-  tool: string;
-  callId: string;
-  agent: string;
-  /**
-   * When the budget ends (ms since the epoch), or how to tell when first read: the budget and the
-   * `performance.now()` at which it started (no clock is read until a tool asks).
-   */
-  deadline: number | PendingDeadline;
-  onProgress: CallOptions['onProgress'] | undefined;
-  /** How the running tool asks policy: given, or made (once, when the tool first asks) from these options. */
-  authority: CallAuthority | CallAuthorityOptions | undefined;
-}
-
-/** A budget that started at `startedAt` (`performance.now()`) and lasts `timeoutMs`. */
-export interface PendingDeadline {
-  readonly startedAt: number;
-  readonly timeoutMs: number;
-}
+import type { DispatchedCall } from './dispatch.js';
 
 /**
  * The {@link ToolContext} the dispatch station hands a tool. What most calls never touch (the
@@ -36,29 +16,36 @@ export interface PendingDeadline {
 export class CallContext implements ToolContext {
   readonly callId: string;
   readonly agent: string;
-  #deadline: number | PendingDeadline;
+  /** When the budget ends (ms since the epoch); NaN until first read when it started at `call.startedAt`. */
+  #deadline: number;
   readonly #tool: string;
-  readonly #onProgress: CallOptions['onProgress'] | undefined;
+  readonly #call: DispatchedCall;
   #authority: CallAuthority | CallAuthorityOptions | undefined;
   #controller: AbortController | undefined;
   #report: ((progress: ToolProgress) => void) | undefined;
   #ended = false;
 
-  constructor(options: CallContextOptions) {
-    this.callId = options.callId;
-    this.agent = options.agent;
-    this.#deadline = options.deadline;
-    this.#tool = options.tool;
-    this.#onProgress = options.onProgress;
-    this.#authority = options.authority;
+  /**
+   * The context of `call` running `tool`, its budget ending at `deadline` (ms since the epoch), or
+   * NaN when the budget of `call.timeoutMs` started at `call.startedAt` (`performance.now()`) and
+   * no clock has been read for it yet.
+   */
+  constructor(tool: string, call: DispatchedCall, deadline: number) {
+    this.callId = call.callId;
+    this.agent = call.agent;
+    this.#deadline = deadline;
+    this.#tool = tool;
+    this.#call = call;
+    this.#authority = call.authority;
   }
 
   get deadline(): number {
     const deadline = this.#deadline;
-    if (typeof deadline === 'number') return deadline;
+    if (!Number.isNaN(deadline)) return deadline;
     // the epoch time the budget started at (to the ms, as Date.now() would have said then), plus
     // the budget: read once, the first time it is asked
-    const fixed = Math.round(Date.now() - (performance.now() - deadline.startedAt)) + deadline.timeoutMs;
+    const { startedAt = performance.now(), timeoutMs } = this.#call;
+    const fixed = Math.round(Date.now() - (performance.now() - startedAt)) + timeoutMs;
     this.#deadline = fixed;
     return fixed;
   }
@@ -105,7 +92,7 @@ export class CallContext implements ToolContext {
   }
 
   #reportProgress(progress: ToolProgress): void {
-    const onProgress = this.#onProgress;
+    const onProgress = this.#call.onProgress;
     if (this.#ended || onProgress === undefined) return;
     const report = progressOf(progress);
     if (report === undefined) return;

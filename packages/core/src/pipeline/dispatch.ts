@@ -3,7 +3,7 @@ import { afterBudget } from '../deadlines.js';
 import { messageOf, ToolgateError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { CallAuthority, CallAuthorityOptions } from './authorize.js';
-import { CallContext, type PendingDeadline } from './call-context.js';
+import { CallContext } from './call-context.js';
 import type { ResolvedTool } from './resolve.js';
 
 /** One call as {@link dispatch} runs it: who made it, under which id, with what budget. */
@@ -42,15 +42,22 @@ export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: D
   const tool = resolved.description.name;
   const outer = call.signal;
   if (outer?.aborted) throw cancelled(tool);
-  const budget = budgetOf(call);
-  const context = new CallContext({
-    tool,
-    callId: call.callId,
-    agent: call.agent,
-    deadline: budget.deadline,
-    onProgress: call.onProgress,
-    authority: call.authority,
-  });
+  // the budget: `timeoutMs` and the deadline it ends at (NaN: not read yet, see CallContext)
+  let timeoutMs = call.timeoutMs;
+  let deadline: number;
+  const given = call.deadline;
+  if (given === undefined || !Number.isFinite(given)) {
+    if (!(timeoutMs < Number.POSITIVE_INFINITY)) deadline = Number.POSITIVE_INFINITY;
+    else deadline = call.startedAt === undefined ? Date.now() + timeoutMs : Number.NaN;
+  } else {
+    const now = Date.now();
+    const remaining = Math.max(1, given - now);
+    if (remaining < timeoutMs) {
+      timeoutMs = remaining;
+      deadline = given;
+    } else deadline = now + timeoutMs;
+  }
+  const context = new CallContext(tool, call, deadline);
   let pending: unknown;
   try {
     pending = runTool(resolved, parameters, context);
@@ -58,7 +65,6 @@ export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: D
     if (!(pending instanceof Promise)) CallContext.end(context);
   }
   if (!(pending instanceof Promise)) return pending;
-  const timeoutMs = budget.timeoutMs;
   if (outer === undefined && !(timeoutMs < Number.POSITIVE_INFINITY)) {
     return pending.finally(() => CallContext.end(context));
   }
@@ -96,24 +102,6 @@ export function dispatch(resolved: ResolvedTool, parameters: JsonObject, call: D
   });
 }
 
-/** The budget in ms and the deadline it ends at: the sooner of the call's budget and the caller's deadline. */
-function budgetOf(call: DispatchedCall): { timeoutMs: number; deadline: number | PendingDeadline } {
-  const { timeoutMs, deadline } = call;
-  if (deadline === undefined || !Number.isFinite(deadline)) {
-    if (!(timeoutMs < Number.POSITIVE_INFINITY)) return { timeoutMs, deadline: Number.POSITIVE_INFINITY };
-    // a clock read costs as much as the rest of a small call on some hosts: put off till asked
-    const { startedAt } = call;
-    if (startedAt !== undefined) return { timeoutMs, deadline: { startedAt, timeoutMs } };
-    return { timeoutMs, deadline: Date.now() + timeoutMs };
-  }
-  const now = Date.now();
-  const remaining = Math.max(1, deadline - now);
-  return remaining < timeoutMs
-    ? { timeoutMs: remaining, deadline }
-    : { timeoutMs, deadline: now + timeoutMs };
-}
-
-/** Runs the tool: in-process, with a thrown failure made TOOL_FAILED; or through its resolver. */
 function runTool(resolved: ResolvedTool, parameters: JsonObject, context: ToolContext): unknown {
   const name = resolved.description.name;
   if (resolved.where === 'resolver') return resolved.resolver.call(name, parameters, context);
