@@ -33,6 +33,7 @@ import {
   recordReturned,
 } from './pipeline/record.js';
 import type { RecordedDecision, Recording } from './pipeline/recording.js';
+import type { ResolvedTool } from './pipeline/resolve.js';
 import { type Assessed, assessed } from './pipeline/subject.js';
 import { allowAll, type Policy, type PolicyRequest, type PolicyVerdict } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
@@ -210,7 +211,8 @@ export class ToolGate {
 
     let outcome: Outcome;
     try {
-      if (this.#recording) {
+      // a composite tool (its effects are calls through this gate) runs again in a replay
+      if (this.#recording && !isComposite(assessed.admitted.resolved)) {
         const query = { callId: call.callId, request: assessed.request };
         outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
         return this.#finish({ call, started, outcome });
@@ -324,4 +326,9 @@ function denied(agent: string, tool: string, reason: string): ToolgateError {
     'PERMISSION_DENIED',
     `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
   );
+}
+
+/** True for an in-process tool that only makes calls through the gate (`composite`). */
+function isComposite(resolved: ResolvedTool): boolean {
+  return resolved.where === 'in-process' && resolved.tool.composite === true;
 }
