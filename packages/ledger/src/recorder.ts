@@ -204,7 +204,11 @@ export class LedgerRecorder implements Recorder {
     const { agent, parent, tools, via } = record;
     const payload: JsonObject = { agent, parent, tools: [...tools] };
     if (via !== undefined)
-      payload.via = { kind: via.kind, tool: via.tool, ...(via.callId === undefined ? {} : { callId: via.callId }) };
+      payload.via = {
+        kind: via.kind,
+        tool: via.tool,
+        ...(via.callId === undefined ? {} : { callId: via.callId }),
+      };
     await this.record('agent.derived', parent, payload);
   }
 

@@ -5,13 +5,24 @@ import { LedgerRecorder, MemoryStore, ReplaySession, replayRegistry, steppingClo
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.js';
 import { agentsTools } from './agents-tools.js';
-import { counter, ledgerEvents, ledgerLines, ran, recordedGate, toolOutputsSent } from './test-support/fixtures.js';
+import {
+  counter,
+  ledgerEvents,
+  ledgerLines,
+  ran,
+  recordedGate,
+  toolOutputsSent,
+} from './test-support/fixtures.js';
 
 const policy = (askSeer: 'allow' | 'deny') =>
   new RulePolicy({
     rules: [
       { tools: ['vault'], decision: 'deny', reason: 'the vault stays shut' },
-      { tools: ['ask_seer'], decision: askSeer, reason: `the seer is ${askSeer === 'allow' ? 'in' : 'away'}` },
+      {
+        tools: ['ask_seer'],
+        decision: askSeer,
+        reason: `the seer is ${askSeer === 'allow' ? 'in' : 'away'}`,
+      },
       { tools: ['oracle'], decision: 'allow', reason: 'harmless' },
     ],
   });
@@ -26,7 +37,12 @@ async function tellerAndSeer(gate: ToolGate) {
     [assistantMessage('the ash turns once')],
     [assistantMessage('the moss is silent')],
   ]);
-  const seer = new Agent({ name: 'seer', instructions: 'Read omens.', model: seerModel, tools: seerTools.tools });
+  const seer = new Agent({
+    name: 'seer',
+    instructions: 'Read omens.',
+    model: seerModel,
+    tools: seerTools.tools,
+  });
   gate.registry.register(
     agentTool({ agent: seer, name: 'ask_seer', description: 'Asks the seer.', tools: seerTools }),
   );

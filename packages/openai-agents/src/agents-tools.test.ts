@@ -54,7 +54,10 @@ describe('agentsTools through a real Agents run loop', () => {
     const events = await ledgerEvents(store);
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'tool.returned']);
     // Agents' hook for an unknown tool passes no arguments; the ledger still shows what was refused
-    expect(events[0]).toMatchObject({ actor: 'teller', payload: { tool: 'vault', parameters: { door: 'north' } } });
+    expect(events[0]).toMatchObject({
+      actor: 'teller',
+      payload: { tool: 'vault', parameters: { door: 'north' } },
+    });
     expect(events[1]?.payload).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
   });
 
