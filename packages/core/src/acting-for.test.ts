@@ -24,7 +24,12 @@ function setup() {
   const registry = new ToolRegistry().register(tool('paint')).register(tool('look'));
   const gate = new ToolGate(registry, {
     recorder,
-    policy: { decide: (request) => (paths.push(request.agentPath), { decision: 'allow', reason: 'ok' }) },
+    policy: {
+      decide: (request) => {
+        paths.push(request.agentPath);
+        return { decision: 'allow', reason: 'ok' };
+      },
+    },
   });
   return { gate, events, derived, paths };
 }

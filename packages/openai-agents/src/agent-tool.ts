@@ -1,13 +1,14 @@
-import { type Agent, RunContext, run } from '@openai/agents';
+import { RunContext, run } from '@openai/agents';
 import { defineTool, type Tool, ToolgateError } from '@toolgate/core';
 import { z } from 'zod';
 import type { GatedAgentsTools } from './agents-tools.js';
 import { actAs, setOf } from './current-tools.js';
+import type { AnyAgent } from './handoffs.js';
 
 /** What {@link agentTool} makes a tool of. */
 export interface AgentToolOptions {
   /** The Agents agent each call runs, as a run of its own. */
-  agent: Agent<any, any>;
+  agent: AnyAgent;
   /** The tool's name: what the calling agent is granted, policy names and the model calls. */
   name: string;
   /** What the model is told the tool does. */

@@ -1,9 +1,9 @@
-import type { Agent, FunctionTool, RunConfig, RunContext } from '@openai/agents';
+import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ToolDescription } from '@toolgate/core';
 import type { ExternalDecision } from '@toolgate/core/internal';
 import { AskedCalls } from './asked-calls.js';
 import { type GatedSet, handleOf, rememberSet } from './current-tools.js';
-import { enterTurn } from './handoffs.js';
+import { type AnyAgent, enterTurn } from './handoffs.js';
 import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
@@ -130,7 +130,7 @@ function gatedTool(description: ToolDescription, shared: Shared) {
     {
       name,
       description: description.description,
-      isEnabled: async ({ runContext, agent }: { runContext: RunContext; agent: Agent<any, any> }) => {
+      isEnabled: async ({ runContext, agent }: { runContext: RunContext; agent: AnyAgent }) => {
         await enterTurn(runContext, agent, shared.set);
         await shared.asked.sweep(runContext, handleOf(runContext, shared.set));
         return true;

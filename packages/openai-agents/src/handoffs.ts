@@ -3,15 +3,19 @@ import type { LineageVia } from '@toolgate/core/internal';
 import { actAs, type GatedSet, handleOf, markCurrent } from './current-tools.js';
 import { lastCallOf, watchModelCalls } from './model-calls.js';
 
+/** Any Agents agent, whatever its context and output types. */
+// biome-ignore lint/suspicious/noExplicitAny: Agents types its own handoff lists and run hooks with `AnyAgent`
+export type AnyAgent = Agent<any, any>;
+
 /** A handoff Agents made in a run, waiting for the handed-to agent's first turn. */
 interface PendingHandoff {
   from: GatedSet;
-  to: Agent<any, any>;
+  to: AnyAgent;
   via: LineageVia;
 }
 
 /** The agents whose handoffs are watched, with the gated set each holds. */
-const watched = new WeakMap<Agent<any, any>, GatedSet>();
+const watched = new WeakMap<AnyAgent, GatedSet>();
 /** The handoff each run made last, until the handed-to agent's turn starts. */
 const pending = new WeakMap<object, PendingHandoff>();
 /** The turn a set is entering in a run, so the tools of one agent record its handoff once. */
@@ -26,7 +30,7 @@ const entering = new WeakMap<object, Map<GatedSet, Promise<void>>>();
  * 'handoff', tool: 'transfer_to_…', callId }`) before the turn's model call, so every call the
  * handed-to agent makes through the gate follows it in the ledger.
  */
-export function enterTurn(runContext: RunContext, agent: Agent<any, any>, set: GatedSet): Promise<void> {
+export function enterTurn(runContext: RunContext, agent: AnyAgent, set: GatedSet): Promise<void> {
   watchModelCalls(runContext);
   watchHandoffs(agent, set);
   markCurrent(runContext, set);
@@ -48,7 +52,7 @@ export function enterTurn(runContext: RunContext, agent: Agent<any, any>, set: G
 }
 
 /** Listens, once an agent, for the handoffs it makes (Agents' `agent_handoff` event, told synchronously). */
-function watchHandoffs(agent: Agent<any, any>, set: GatedSet): void {
+function watchHandoffs(agent: AnyAgent, set: GatedSet): void {
   if (watched.has(agent)) return;
   watched.set(agent, set);
   agent.on('agent_handoff', (runContext, next) => {
@@ -63,7 +67,7 @@ function watchHandoffs(agent: Agent<any, any>, set: GatedSet): void {
 }
 
 /** The tool name of `from`'s handoff to `to` (`transfer_to_clerk`, or the handoff's own name). */
-function handoffTool(from: Agent<any, any>, to: Agent<any, any>): string | undefined {
+function handoffTool(from: AnyAgent, to: AnyAgent): string | undefined {
   for (const entry of from.handoffs) {
     const handoff = getHandoff(entry);
     if (handoff.agent === to) return handoff.toolName;
