@@ -131,6 +131,7 @@ describe('a subagent as a tool through the gate (agentTool)', () => {
     expect((await leadAndSeer(replayGate)).text).toBe('told');
     expect(replay.divergences).toEqual([]);
     expect(() => replay.assertComplete()).not.toThrow();
-    expect((await readAll(store.read())).map(canonicalJson)).toEqual(recorded.map(canonicalJson));
+    const lines = (events: readonly object[]) => events.map((event) => canonicalJson(event));
+    expect(lines(await readAll(store.read()))).toEqual(lines(recorded));
   });
 });

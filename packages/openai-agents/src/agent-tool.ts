@@ -1,14 +1,14 @@
-import { RunContext, run } from '@openai/agents';
+import { type Agent, RunContext, run } from '@openai/agents';
 import { defineTool, type Tool, ToolgateError } from '@toolgate/core';
 import { z } from 'zod';
 import type { GatedAgentsTools } from './agents-tools.js';
 import { actAs, setOf } from './current-tools.js';
-import type { AnyAgent } from './handoffs.js';
 
 /** What {@link agentTool} makes a tool of. */
 export interface AgentToolOptions {
   /** The Agents agent each call runs, as a run of its own. */
-  agent: AnyAgent;
+  // biome-ignore lint/suspicious/noExplicitAny: any agent, whatever its context and output types (as Agents' own handoff lists)
+  agent: Agent<any, any>;
   /** The tool's name: what the calling agent is granted, policy names and the model calls. */
   name: string;
   /** What the model is told the tool does. */

@@ -16,6 +16,8 @@ interface PendingHandoff {
 
 /** The agents whose handoffs are watched, with the gated set each holds. */
 const watched = new WeakMap<AnyAgent, GatedSet>();
+/** The gated set each agent's turns held, by run. */
+const ranWith = new WeakMap<object, WeakMap<AnyAgent, GatedSet>>();
 /** The handoff each run made last, until the handed-to agent's turn starts. */
 const pending = new WeakMap<object, PendingHandoff>();
 /** The turn a set is entering in a run, so the tools of one agent record its handoff once. */
@@ -34,6 +36,12 @@ export function enterTurn(runContext: RunContext, agent: AnyAgent, set: GatedSet
   watchModelCalls(runContext);
   watchHandoffs(agent, set);
   markCurrent(runContext, set);
+  let agents = ranWith.get(runContext);
+  if (agents === undefined) {
+    agents = new WeakMap();
+    ranWith.set(runContext, agents);
+  }
+  agents.set(agent, set);
   const handoff = pending.get(runContext);
   if (handoff !== undefined && handoff.to === agent) {
     pending.delete(runContext);
@@ -59,7 +67,8 @@ function watchHandoffs(agent: AnyAgent, set: GatedSet): void {
     const tool = handoffTool(agent, next);
     const callId = tool === undefined ? undefined : lastCallOf(runContext, tool);
     pending.set(runContext, {
-      from: set,
+      // the set this agent held in this run (an agent given to several sets, in other runs)
+      from: ranWith.get(runContext)?.get(agent) ?? set,
       to: next,
       via: { kind: 'handoff', tool: tool ?? `transfer to ${next.name}`, ...(callId ? { callId } : {}) },
     });
