@@ -108,7 +108,7 @@ export class AgentHandle {
   /**
    * This agent, with its own name and grant, acting for `parent` in one step of an agent
    * framework's run: a handoff from `parent` to it, or `parent`'s call of it as a tool. Its calls
-   * are this handle's calls; before the first (or with {@link AgentHandle.recordLineage}, at once)
+   * are this handle's calls; before the first (or with `recordLineage()`, at once)
    * the ledger records the lineage: `agent.derived` with `parent` and `via`, after this handle's own
    * derivation when it has one. For adapters; an application has no need of it.
    *
