@@ -6,5 +6,6 @@
  * @module
  */
 
+export { type AgentToolCall, type AgentToolOptions, agentTool } from './agent-tool.js';
 export { type AiSdkToolsOptions, aiSdkTools, type GatedTool, type GatedToolSet } from './ai-sdk-tools.js';
 export { type AiSdkLoopOptions, type AiSdkLoopSettings, aiSdkLoopOptions } from './loop-options.js';

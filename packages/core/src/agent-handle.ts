@@ -5,7 +5,7 @@ import type { Manifest } from './manifest.js';
 import { narrowedManifest } from './narrow.js';
 import { childPath, exactGrant, type Grant } from './pipeline/grant.js';
 import { BufferedRecorder } from './pipeline/record.js';
-import type { AgentDerivedRecord } from './recorder.js';
+import type { AgentDerivedRecord, LineageVia } from './recorder.js';
 import type { ToolDescription } from './tool.js';
 import type { ToolCall, ToolResult } from './tool-result.js';
 
@@ -19,24 +19,40 @@ export class AgentHandle {
   readonly manifest: Manifest;
   /** The manifest's tools as a grant: exactly these names. */
   readonly grant: Grant;
-  /** The handle this one was derived from with {@link AgentHandle.narrow}; undefined for a root. */
+  /**
+   * The handle this one was derived from with {@link AgentHandle.narrow}, or the one acting with
+   * {@link AgentHandle.actingFor}; undefined for a root.
+   */
   readonly parent: AgentHandle | undefined;
   /** The derivation still to record (at the first call), or its recording under way. */
   #lineage: AgentDerivedRecord | Promise<void> | undefined;
 
-  /** @param parent set by {@link AgentHandle.narrow}; a handle from `gate.forAgent` has none. */
-  constructor(gate: ToolGate, manifest: Manifest, parent?: AgentHandle) {
+  /**
+   * @param from set by {@link AgentHandle.narrow} (the parent) or {@link AgentHandle.actingFor}
+   * (the handle acting, the grant it keeps and the lineage to record); a handle from `gate.forAgent`
+   * has none.
+   */
+  constructor(
+    gate: ToolGate,
+    manifest: Manifest,
+    from?: AgentHandle | { parent: AgentHandle; grant: Grant; lineage: AgentDerivedRecord },
+  ) {
     this.#gate = gate;
     this.manifest = manifest;
-    this.grant = exactGrant(
-      manifest.name,
-      manifest.tools,
-      parent === undefined
-        ? {}
-        : { agentPath: childPath(parent.grant.agentPath ?? parent.manifest.name, manifest.name) },
-    );
+    const parent = from instanceof AgentHandle ? from : from?.parent;
+    this.grant =
+      from !== undefined && !(from instanceof AgentHandle)
+        ? from.grant
+        : exactGrant(
+            manifest.name,
+            manifest.tools,
+            parent === undefined
+              ? {}
+              : { agentPath: childPath(parent.grant.agentPath ?? parent.manifest.name, manifest.name) },
+          );
     this.parent = parent;
-    if (parent !== undefined)
+    if (from !== undefined && !(from instanceof AgentHandle)) this.#lineage = from.lineage;
+    else if (parent !== undefined)
       this.#lineage = { agent: manifest.name, parent: parent.manifest.name, tools: [...manifest.tools] };
   }
 
@@ -87,6 +103,26 @@ export class AgentHandle {
    */
   narrow(tools: readonly string[], name?: string): AgentHandle {
     return new AgentHandle(this.#gate, narrowedManifest(this.manifest, tools, name), this);
+  }
+
+  /**
+   * This agent, with its own name and grant, acting for `parent` in one step of an agent
+   * framework's run: a handoff from `parent` to it, or `parent`'s call of it as a tool. Its calls
+   * are this handle's calls; before the first (or with `recordLineage()`, at once)
+   * the ledger records the lineage: `agent.derived` with `parent` and `via`, after this handle's own
+   * derivation when it has one. For adapters; an application has no need of it.
+   *
+   * @example
+   * const clerkNow = clerk.actingFor('triage', { kind: 'handoff', tool: 'transfer_to_clerk', callId: 't2' });
+   */
+  actingFor(parent: string, via: LineageVia): AgentHandle {
+    const lineage: AgentDerivedRecord = {
+      agent: this.manifest.name,
+      parent,
+      tools: [...this.manifest.tools],
+      via: { ...via },
+    };
+    return new AgentHandle(this.#gate, this.manifest, { parent: this, grant: this.grant, lineage });
   }
 
   /**

@@ -191,7 +191,8 @@ export class ToolGate {
 
     let outcome: Outcome;
     try {
-      if (this.#recording) {
+      // a composite tool (its effects are calls through this gate) runs again in a replay
+      if (this.#recording && !isComposite(resolved)) {
         const query = { callId: call.callId, request: call.request };
         outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
         return this.#finish(call, started, outcome);
@@ -273,4 +274,9 @@ function denied(agent: string, tool: string, reason: string): ToolgateError {
     'PERMISSION_DENIED',
     `permission denied: agent "${agent}" may not call "${tool}" here (${reason})`,
   );
+}
+
+/** True for an in-process tool that only makes calls through the gate (`composite`). */
+function isComposite(resolved: ResolvedTool): boolean {
+  return resolved.where === 'in-process' && resolved.tool.composite === true;
 }

@@ -56,6 +56,7 @@ export { policyDocumentSchema } from './policy-document.js';
 export { promptDescription, promptText, promptTextLimits } from './prompt-text.js';
 export {
   type AgentDerivedRecord,
+  type LineageVia,
   noopRecorder,
   type PolicyAskedRecord,
   type PolicyDecidedRecord,

@@ -80,16 +80,34 @@ export type ToolReturnedRecord =
   | { callId: string; agent: string; tool: string; isError: true; error: ToolErrorData; durationMs: number };
 
 /**
+ * How an agent came to act for another in an agent framework's run (see
+ * {@link AgentHandle.actingFor}): `handoff` when the parent handed the run over to it (`tool` is
+ * the handoff's tool, such as `transfer_to_clerk`), `tool` when the parent called it as a tool
+ * (`tool` is that tool). `callId` is the framework's id of that call (a handoff), or the gate's
+ * (a tool call); absent when the framework does not tell it.
+ */
+export interface LineageVia {
+  kind: 'handoff' | 'tool';
+  tool: string;
+  callId?: string;
+}
+
+/**
  * A handle derived from another with a narrower grant ({@link AgentHandle.narrow}): which agent
- * derived which, with which tools. Told once, when the derived agent makes its first call.
+ * derived which, with which tools. Told once, when the derived agent makes its first call. With
+ * `via`, an agent acting for its parent in one step of a framework's run (a handoff, or a call of
+ * the agent as a tool; {@link AgentHandle.actingFor}): its own name and grant, and how it came to
+ * act, told once for that step, before its first call in it.
  */
 export interface AgentDerivedRecord {
   /** The derived agent's name. */
   agent: string;
-  /** The name of the agent it was derived from. */
+  /** The name of the agent it was derived from (with `via`: the agent it acts for). */
   parent: string;
-  /** The derived agent's grant: a subset of the parent's. */
+  /** The derived agent's grant: a subset of the parent's (with `via`: its own grant). */
   tools: string[];
+  /** How an agent acting for its parent came to act; absent for a narrowed grant. */
+  via?: LineageVia;
 }
 
 /**

@@ -52,6 +52,12 @@ export interface ToolDefinition<Input extends z.ZodObject> {
    * it has an unknown subject: rules on paths, commands or hosts apply to it only if they deny.
    */
   policySubject?: (parameters: z.output<Input>) => PolicySubject | Promise<PolicySubject>;
+  /**
+   * True for a tool whose only effects are calls through the gate (an agent used as a tool): a
+   * replay runs it again, registered in the replay's registry, so its inner calls are replayed with
+   * the rest, instead of handing back its recorded output. Default false.
+   */
+  composite?: boolean;
 }
 
 /** A defined, described tool. Create one with {@link defineTool}. */
@@ -75,6 +81,8 @@ export interface Tool<Input extends z.ZodObject = z.ZodObject> extends ToolDescr
   /** The time budget of one call in ms, when the tool sets its own. */
   readonly timeoutMs?: number;
   policySubject?(parameters: z.output<Input>): PolicySubject | Promise<PolicySubject>;
+  /** True when a replay runs this tool again rather than handing back its recorded output (see {@link ToolDefinition.composite}). */
+  readonly composite?: boolean;
 }
 
 /**
@@ -124,6 +132,7 @@ export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition
     run: (parameters, context) => run(parameters, context ?? standaloneContext()),
   };
   if (definition.policySubject) tool.policySubject = definition.policySubject;
+  if (definition.composite === true) (tool as { composite?: boolean }).composite = true;
   if (definition.timeoutMs !== undefined)
     (tool as { timeoutMs?: number }).timeoutMs = checkTimeout(definition.timeoutMs, `tool "${name}":`);
   return Object.freeze(tool);

@@ -197,11 +197,19 @@ export class LedgerRecorder implements Recorder {
 
   /**
    * Records a derived agent (`handle.narrow`) as `agent.derived`, the parent as actor: which agent
-   * derived which, with which tools.
+   * derived which, with which tools; for an agent acting for another (`handle.actingFor`: a handoff,
+   * an agent called as a tool), also `via`: `{ kind, tool, callId? }`.
    */
   async agentDerived(record: AgentDerivedRecord): Promise<void> {
-    const { agent, parent, tools } = record;
-    await this.record('agent.derived', parent, { agent, parent, tools: [...tools] });
+    const { agent, parent, tools, via } = record;
+    const payload: JsonObject = { agent, parent, tools: [...tools] };
+    if (via !== undefined)
+      payload.via = {
+        kind: via.kind,
+        tool: via.tool,
+        ...(via.callId === undefined ? {} : { callId: via.callId }),
+      };
+    await this.record('agent.derived', parent, payload);
   }
 
   /**

@@ -36,7 +36,7 @@ describe('agentsTools through a real Agents run loop', () => {
     expect(events[2]?.payload).toMatchObject({ isError: false, output: { omen: 'the moss turns 3 times' } });
   });
 
-  it('records a call to an ungranted tool as refused and tells the model its code; the turn goes on', async () => {
+  it('records a call to an ungranted tool as refused, with the arguments the model sent, and tells the model its code; the turn goes on', async () => {
     const { gate, store } = recordedGate();
     const { tools, runOptions } = await agentsTools(gate.forAgent({ name: 'teller', tools: ['oracle'] }));
     const { agent, model } = scriptedAgent('teller', tools, [
@@ -53,7 +53,11 @@ describe('agentsTools through a real Agents run loop', () => {
     });
     const events = await ledgerEvents(store);
     expect(events.map((event) => event.kind)).toEqual(['tool.called', 'tool.returned']);
-    expect(events[0]).toMatchObject({ actor: 'teller', payload: { tool: 'vault' } });
+    // Agents' hook for an unknown tool passes no arguments; the ledger still shows what was refused
+    expect(events[0]).toMatchObject({
+      actor: 'teller',
+      payload: { tool: 'vault', parameters: { door: 'north' } },
+    });
     expect(events[1]?.payload).toMatchObject({ isError: true, error: { code: 'CAPABILITY_VIOLATION' } });
   });
 
@@ -63,7 +67,7 @@ describe('agentsTools through a real Agents run loop', () => {
       gate.forAgent({ name: 'teller', tools: ['oracle', 'ghost'] }),
     );
     const { agent, model } = scriptedAgent('teller', tools, [
-      [functionCall('ghost', {}, { callId: 'c1' })],
+      [functionCall('ghost', { boo: true }, { callId: 'c1' })],
       [assistantMessage('no ghost')],
     ]);
     await run(agent, 'call the ghost', runOptions);
@@ -76,6 +80,7 @@ describe('agentsTools through a real Agents run loop', () => {
       'tool.returned teller/unoffered',
     ]);
     expect(events[0]?.payload).toEqual({ agent: 'teller/unoffered', parent: 'teller', tools: [] });
+    expect(events[1]?.payload).toMatchObject({ tool: 'ghost', parameters: { boo: true } });
   });
 
   it('without the run options Agents ends the turn on an unknown tool (what the options are for)', async () => {
@@ -103,6 +108,7 @@ describe('agentsTools through a real Agents run loop', () => {
       message: expect.stringContaining('the vault stays shut'),
     });
     const events = await ledgerEvents(store);
+    expect(events[0]?.payload).toMatchObject({ tool: 'vault', parameters: { door: 'north' } });
     expect(events[1]?.payload).toMatchObject({ verdict: { decision: 'deny' }, decision: 'deny' });
     expect(events[2]?.payload).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
   });

@@ -2,7 +2,8 @@ import type { FunctionTool, RunConfig, RunContext } from '@openai/agents';
 import type { AgentHandle, ToolDescription } from '@toolgate/core';
 import type { ExternalDecision } from '@toolgate/core/internal';
 import { AskedCalls } from './asked-calls.js';
-import { type GatedSet, markCurrent } from './current-tools.js';
+import { type GatedSet, handleOf, rememberSet } from './current-tools.js';
+import { type AnyAgent, enterTurn } from './handoffs.js';
 import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
@@ -80,7 +81,7 @@ export async function agentsTools(
   const strictness: Record<string, Strictness> = {};
   const tools: FunctionTool<unknown, never, unknown>[] = [];
   for (const description of await handle.toolSchemas()) {
-    const built = gatedTool(handle, description, {
+    const built = gatedTool(description, {
       set,
       lane,
       asked,
@@ -91,7 +92,7 @@ export async function agentsTools(
     strictness[description.name] = built.strictness;
   }
   const names = new Set(Object.keys(strictness));
-  return {
+  const gated: GatedAgentsTools = {
     tools,
     strictness,
     resume: (state) => {
@@ -104,6 +105,8 @@ export async function agentsTools(
       toolExecution: { maxFunctionToolConcurrency: 1 },
     },
   };
+  rememberSet(gated, set);
+  return gated;
 }
 
 /** What Agents hands a tool's `execute` beside the input (its `ToolCallDetails`, not exported by name). */
@@ -120,19 +123,20 @@ interface Shared {
   strict: 'auto' | false;
 }
 
-function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Shared) {
+function gatedTool(description: ToolDescription, shared: Shared) {
   const name = description.name;
   return strictTool(
     description.inputSchema,
     {
       name,
       description: description.description,
-      isEnabled: async ({ runContext }: { runContext: RunContext }) => {
-        markCurrent(runContext, shared.set);
-        await shared.asked.sweep(runContext);
+      isEnabled: async ({ runContext, agent }: { runContext: RunContext; agent: AnyAgent }) => {
+        await enterTurn(runContext, agent, shared.set);
+        await shared.asked.sweep(runContext, handleOf(runContext, shared.set));
         return true;
       },
-      needsApproval: async (_runContext: RunContext, parameters: unknown, callId?: string) => {
+      needsApproval: async (runContext: RunContext, parameters: unknown, callId?: string) => {
+        const handle = handleOf(runContext, shared.set);
         // an ask put to Agents' approval flow is recorded as it is put (policy.asked), once a call
         const pending =
           callId === undefined || shared.asked.has(callId)
@@ -148,7 +152,7 @@ function gatedTool(handle: AgentHandle, description: ToolDescription, shared: Sh
           const callId = details?.toolCall?.callId;
           if (callId !== undefined) shared.asked.forget(callId);
           const decision = approvalOf(runContext, name, callId, shared.approvedBy);
-          const result = await handle.callTool(name, parameters, {
+          const result = await handleOf(runContext, shared.set).callTool(name, parameters, {
             ...(details?.signal ? { signal: details.signal } : {}),
             ...(decision ? { decision } : {}),
           });

@@ -1,5 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import type { AgentHandle, ToolResult } from '@toolgate/core';
+import { parsedArguments } from './model-calls.js';
 import type { SerialLane } from './serial-lane.js';
 
 /** A call that policy sent to `ask`, kept from Agents' approval check until it is answered. */
@@ -59,16 +60,21 @@ export class AskedCalls {
    * Records the rejection of one asked call, once: the gate gets the call with the rejection as
    * its external decision (the tool never runs). Undefined when the call is not one of these, or
    * when policy no longer says `ask` for it (then nothing may run it, and the gate is not asked).
+   * `handle` is the one the set's calls go through in this run (acting for another agent, or its own).
    */
-  async rejected(runContext: RunContext, callId: string): Promise<ToolResult | undefined> {
+  async rejected(
+    runContext: RunContext,
+    callId: string,
+    handle: AgentHandle = this.#handle,
+  ): Promise<ToolResult | undefined> {
     const asked = this.#calls.get(callId);
     if (asked === undefined) return undefined;
     this.#calls.delete(callId);
-    const check = await this.#handle.check(asked.tool, asked.parameters);
+    const check = await handle.check(asked.tool, asked.parameters);
     if (check.status !== 'ask') return undefined;
     const reason = runContext.getRejectionMessage(asked.tool, callId);
     return this.#lane.run(() =>
-      this.#handle.callTool(asked.tool, asked.parameters, {
+      handle.callTool(asked.tool, asked.parameters, {
         decision: { approved: false, by: this.#by, ...(reason ? { reason } : {}) },
       }),
     );
@@ -79,20 +85,10 @@ export class AskedCalls {
    * rejection only when `state.reject` was given no message; this sweep, run when Agents next asks
    * which tools are enabled, records the others.
    */
-  async sweep(runContext: RunContext): Promise<void> {
+  async sweep(runContext: RunContext, handle: AgentHandle = this.#handle): Promise<void> {
     for (const [callId, asked] of [...this.#calls]) {
       if (runContext.isToolApproved({ toolName: asked.tool, callId }) === false)
-        await this.rejected(runContext, callId);
+        await this.rejected(runContext, callId, handle);
     }
-  }
-}
-
-/** A function call's arguments as the model sent them: JSON text, parsed; what is not JSON, as the text. */
-function parsedArguments(text: unknown): unknown {
-  if (typeof text !== 'string') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

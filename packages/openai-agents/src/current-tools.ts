@@ -16,6 +16,13 @@ export interface GatedSet {
  */
 const current = new WeakMap<object, GatedSet>();
 
+/**
+ * The handle a set's calls go through in one run when its agent acts for another (handed the run
+ * by it, or called by it as a tool): {@link AgentHandle.actingFor}, so the ledger records that
+ * lineage before the first of those calls.
+ */
+const acting = new WeakMap<object, Map<GatedSet, AgentHandle>>();
+
 /** Marks `set` as the current agent's in the run of `runContext`. */
 export function markCurrent(runContext: object, set: GatedSet): void {
   current.set(runContext, set);
@@ -24,4 +31,32 @@ export function markCurrent(runContext: object, set: GatedSet): void {
 /** The current agent's gated set in the run of `runContext`, or `fallback`. */
 export function currentSet(runContext: object, fallback: GatedSet): GatedSet {
   return current.get(runContext) ?? fallback;
+}
+
+/** Makes `handle` (the set's agent acting for another) the one the set's calls go through in this run. */
+export function actAs(runContext: object, set: GatedSet, handle: AgentHandle): void {
+  let handles = acting.get(runContext);
+  if (handles === undefined) {
+    handles = new Map();
+    acting.set(runContext, handles);
+  }
+  handles.set(set, handle);
+}
+
+/** The handle the set's calls go through in the run of `runContext`: acting for another, or its own. */
+export function handleOf(runContext: object | undefined, set: GatedSet): AgentHandle {
+  return (runContext === undefined ? undefined : acting.get(runContext)?.get(set)) ?? set.handle;
+}
+
+/** The gated set behind each `agentsTools` result, for {@link agentTool}. */
+const sets = new WeakMap<object, GatedSet>();
+
+/** Remembers the gated set behind an `agentsTools` result. */
+export function rememberSet(result: object, set: GatedSet): void {
+  sets.set(result, set);
+}
+
+/** The gated set behind an `agentsTools` result; undefined for anything else. */
+export function setOf(result: object): GatedSet | undefined {
+  return sets.get(result);
 }

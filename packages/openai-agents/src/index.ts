@@ -5,6 +5,7 @@
  * @module
  */
 
+export { type AgentToolOptions, agentTool } from './agent-tool.js';
 export {
   type AgentsToolsOptions,
   agentsTools,

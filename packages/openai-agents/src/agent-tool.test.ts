@@ -1,0 +1,142 @@
+import { Agent, run } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
+import { RulePolicy, ToolGate } from '@toolgate/core';
+import { LedgerRecorder, MemoryStore, ReplaySession, replayRegistry, steppingClock } from '@toolgate/ledger';
+import { describe, expect, it } from 'vitest';
+import { agentTool } from './agent-tool.js';
+import { agentsTools } from './agents-tools.js';
+import {
+  counter,
+  ledgerEvents,
+  ledgerLines,
+  ran,
+  recordedGate,
+  toolOutputsSent,
+} from './test-support/fixtures.js';
+
+const policy = (askSeer: 'allow' | 'deny') =>
+  new RulePolicy({
+    rules: [
+      { tools: ['vault'], decision: 'deny', reason: 'the vault stays shut' },
+      {
+        tools: ['ask_seer'],
+        decision: askSeer,
+        reason: `the seer is ${askSeer === 'allow' ? 'in' : 'away'}`,
+      },
+      { tools: ['oracle'], decision: 'allow', reason: 'harmless' },
+    ],
+  });
+
+/** A teller that asks its seer (an agent used as a tool, narrowed from the teller) twice. */
+async function tellerAndSeer(gate: ToolGate) {
+  const teller = gate.forAgent({ name: 'teller', tools: ['oracle', 'vault', 'ask_seer'] });
+  const seerTools = await agentsTools(teller.narrow(['oracle'], 'seer'));
+  const seerModel = new ScriptedModel([
+    [functionCall('oracle', { seed: 'ash' }, { callId: 's1' })],
+    [functionCall('vault', { door: 'north' }, { callId: 's2' })],
+    [assistantMessage('the ash turns once')],
+    [assistantMessage('the moss is silent')],
+  ]);
+  const seer = new Agent({
+    name: 'seer',
+    instructions: 'Read omens.',
+    model: seerModel,
+    tools: seerTools.tools,
+  });
+  gate.registry.register(
+    agentTool({ agent: seer, name: 'ask_seer', description: 'Asks the seer.', tools: seerTools }),
+  );
+  const tellerTools = await agentsTools(teller);
+  const tellerModel = new ScriptedModel([
+    [functionCall('ask_seer', { input: 'what does the ash say?' }, { callId: 'p1' })],
+    [functionCall('ask_seer', { input: 'and the moss?' }, { callId: 'p2' })],
+    [assistantMessage('the seer has spoken')],
+  ]);
+  const tellerAgent = new Agent({
+    name: 'teller',
+    instructions: 'Ask the seer.',
+    model: tellerModel,
+    tools: tellerTools.tools,
+  });
+  const result = await run(tellerAgent, 'ask', tellerTools.runOptions);
+  return { output: result.finalOutput, tellerModel, seerModel };
+}
+
+describe('an agent as a tool through the gate (agentTool)', () => {
+  it("records each call of the agent tool, policy-judged, with the agent's own calls as its lineage children", async () => {
+    const { gate, store } = recordedGate({ policy: policy('allow') });
+    const vaultsBefore = ran.vault;
+    const { output, tellerModel } = await tellerAndSeer(gate);
+    expect(output).toBe('the seer has spoken');
+    expect(ran.vault).toBe(vaultsBefore);
+    expect(toolOutputsSent(tellerModel, 1).get('p1')).toMatchObject({ text: '"the ash turns once"' });
+    const events = await ledgerEvents(store);
+    expect(
+      events.map((event) => {
+        const payload = event.payload as { tool?: string; agent?: string; via?: { callId: string } };
+        if (event.kind === 'agent.derived')
+          return `${event.actor} → ${payload.agent}${payload.via ? ` in ${payload.via.callId}` : ''}`;
+        return `${event.kind} ${event.actor} ${payload.tool}`;
+      }),
+    ).toEqual([
+      'tool.called teller ask_seer',
+      'policy.decided teller ask_seer',
+      'teller → seer',
+      'teller → seer in call-0',
+      'tool.called seer oracle',
+      'policy.decided seer oracle',
+      'tool.returned seer oracle',
+      'tool.called seer vault',
+      'tool.returned seer vault',
+      'tool.returned teller ask_seer',
+      // the seer made no gated call in the second call: its lineage, like a derivation, waits for one
+      'tool.called teller ask_seer',
+      'policy.decided teller ask_seer',
+      'tool.returned teller ask_seer',
+    ]);
+    expect(events[0]).toMatchObject({
+      payload: { callId: 'call-0', parameters: { input: 'what does the ash say?' } },
+    });
+    expect(events[3]?.payload).toEqual({
+      agent: 'seer',
+      parent: 'teller',
+      tools: ['oracle'],
+      via: { kind: 'tool', tool: 'ask_seer', callId: 'call-0' },
+    });
+    expect(events[9]?.payload).toMatchObject({ isError: false, output: 'the ash turns once' });
+  });
+
+  it('never runs the agent when policy refuses the call of it, and tells the model why', async () => {
+    const { gate, store } = recordedGate({ policy: policy('deny') });
+    const { output, tellerModel, seerModel } = await tellerAndSeer(gate);
+    expect(output).toBe('the seer has spoken');
+    expect(seerModel.calls).toHaveLength(0);
+    const sent = toolOutputsSent(tellerModel, 1).get('p1') as { text: string };
+    expect(JSON.parse(sent.text)).toEqual({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('the seer is away'),
+    });
+    const kinds = (await ledgerEvents(store)).map((event) => `${event.kind} ${event.actor}`);
+    expect(kinds).not.toContain('agent.derived teller');
+    expect(kinds.filter((kind) => kind === 'tool.returned teller')).toHaveLength(2);
+  });
+
+  it('replays with the agent tool registered in the replay, every other tool switched off, writing the same bytes', async () => {
+    const { gate, store } = recordedGate({ policy: policy('allow') });
+    await tellerAndSeer(gate);
+    const replay = new ReplaySession(await ledgerEvents(store), { mode: 'strict' });
+    const replayStore = new MemoryStore({ clock: steppingClock() });
+    const recorder = new LedgerRecorder(replayStore, { runId: 'agents-1' });
+    let now = 0;
+    const replayGate = new ToolGate(
+      replayRegistry(replay),
+      replay.gateOptions({ recorder, callIds: counter(), clock: () => (now += 1) }),
+    );
+    const vaultsBefore = ran.vault;
+    expect((await tellerAndSeer(replayGate)).output).toBe('the seer has spoken');
+    expect(ran.vault).toBe(vaultsBefore);
+    expect(replay.divergences).toEqual([]);
+    expect(() => replay.assertComplete()).not.toThrow();
+    expect(await ledgerLines(replayStore)).toEqual(await ledgerLines(store));
+  });
+});
