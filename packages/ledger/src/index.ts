@@ -31,6 +31,8 @@ export {
   backtestDecisions,
   type DecisionFault,
   type DecisionsResult,
+  type PolicyLayers,
+  type PolicyRecordOptions,
   parametersDigest,
   policyDigest,
   policyRecordedKind,
