@@ -126,13 +126,15 @@ const allowed = {
 
 /**
  * The entries a package may have, each a file under its `src/`. Beyond `.`, `./internal` and
- * `./testing`, a public entry of its own for one concept: `@toolgate/core/command-line`.
+ * `./testing`, a public entry of its own for one concept: `@toolgate/core/command-line`,
+ * `@toolgate/ledger/trust`.
  */
 const entries = {
   '': 'index.ts',
   internal: 'internal.ts',
   testing: 'testing/index.ts',
   'command-line': 'command-line/index.ts',
+  trust: 'trust.ts',
 };
 
 /** Workspace members outside the map: they may use public entries (and tests `testing`), never `internal`. */

@@ -6,22 +6,24 @@
  *    `verifyRecordProof` against a signed checkpoint (printed).
  */
 import {
-  formatCheckpoint,
-  generateNoteKeys,
-  inclusionProof,
   LedgerRecorder,
   MemoryStore,
-  parseSignerKey,
-  type RecordProof,
   readAll,
   recordLeaf,
   recordLine,
+  steppingClock,
+} from '@toolgate/ledger';
+import {
+  formatCheckpoint,
+  generateNoteKeys,
+  inclusionProof,
+  parseSignerKey,
+  type RecordProof,
   recordProofFormat,
   rootOf,
   signNote,
-  steppingClock,
   verifyRecordProof,
-} from '@toolgate/ledger';
+} from '@toolgate/ledger/trust';
 import { compareLatency } from './compare.js';
 
 // 1. Recording with the tree on -------------------------------------------------------------------

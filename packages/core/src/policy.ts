@@ -127,9 +127,13 @@ export class RulePolicy implements Policy {
   readonly document: PolicyDocument;
   readonly #index: PolicyIndex;
   readonly #fallback: PolicyVerdict;
-  readonly #layers: readonly LayerSpan[] | undefined;
   /** True for a policy of no rules (`allowAll()`, the gate's default). */
   readonly #ruleless: boolean;
+  /**
+   * Where each layer's rules start in `document.rules` (a {@link layeredPolicy}), or undefined: what a
+   * ledger records beside the document so a verdict's layer and rule can be judged again.
+   */
+  readonly layers: { readonly spans: readonly LayerSpan[]; readonly defaultLayer?: string } | undefined;
 
   /** `layers` is for {@link layeredPolicy}: where each layer's rules start in `document.rules`. */
   constructor(document: PolicyDocument, layers?: { spans: readonly LayerSpan[]; defaultLayer?: string }) {
@@ -137,7 +141,7 @@ export class RulePolicy implements Policy {
     this.#index = new PolicyIndex(document.rules);
     checkExamples(this.#index.rules);
     this.#ruleless = this.#index.rules.length === 0;
-    this.#layers = layers?.spans;
+    this.layers = layers;
     const decision = document.default ?? 'deny';
     const from = layers?.defaultLayer === undefined ? '' : ` (set by layer ${layers.defaultLayer})`;
     this.#fallback = Object.freeze({
@@ -167,7 +171,7 @@ export class RulePolicy implements Policy {
 
   /** The layer and the index within it of rule `index` (the layer undefined when there are none). */
   #place(index: number): { layer?: string; rule: number } {
-    const spans = this.#layers;
+    const spans = this.layers?.spans;
     if (spans === undefined) return { rule: index };
     let span = spans[0]!;
     for (const each of spans) if (each.start <= index) span = each;

@@ -23,8 +23,10 @@ export const groupCommitObjects = [
   `${appendFunction}(text)`,
 ];
 
+// \`live\`: the pids of the server's backends, read once per seal (pg_stat_activity, a view over
+// every backend, once per draft held the head lock for as long as the drafts were many).
 const alive = (owner: string, epoch: string) =>
-  `(${epoch} = pg_postmaster_start_time() AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = ${owner}))`;
+  `(${epoch} = pg_postmaster_start_time() AND ${owner} = ANY (live))`;
 
 /**
  * Group commit across writer processes, in the database. `toolgate_ledger_append(ledger)` first
@@ -67,6 +69,7 @@ DECLARE
   body text;
   digest text;
   wrote boolean := false;
+  live integer[];
 BEGIN
   BEGIN
     PERFORM 1 FROM ${headsTable} h WHERE h.ledger = target FOR SHARE;
@@ -78,6 +81,7 @@ BEGIN
     IF NOT FOUND THEN
       RAISE EXCEPTION 'the head row of the ledger "%" is missing: it was deleted', target USING ERRCODE = 'XX001';
     END IF;
+    SELECT array_agg(a.pid) INTO live FROM pg_stat_get_activity(NULL) a;
     FOR draft IN SELECT w.* FROM ${waitingTable} w WHERE w.ledger = target AND w.seq IS NULL ORDER BY w.n LOOP
       IF draft.owner <> me AND NOT ${alive('draft.owner', 'draft.epoch')} THEN
         DELETE FROM ${waitingTable} w WHERE w.n = draft.n;

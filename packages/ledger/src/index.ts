@@ -1,7 +1,8 @@
 /**
  * @toolgate/ledger: a tamper-evident, crash-safe ledger of every tool call, policy decision and
  * result; verification that names the first bad record; and replay of a recorded run with every
- * tool switched off.
+ * tool switched off. Checkpoints, keys and Merkle proofs, which need no store, are in
+ * `@toolgate/ledger/trust`.
  *
  * @module
  */
@@ -19,30 +20,6 @@ export {
   sha256Hex,
   steppingClock,
 } from './chain/index.js';
-export {
-  type Checked,
-  type Checkpoint,
-  cosignatureLine,
-  formatCheckpoint,
-  generateNoteKeys,
-  type KeyKind,
-  type NoteKey,
-  type NoteKeyPair,
-  type NoteSignature,
-  openNote,
-  type ParsedNote,
-  type ProvenRecord,
-  parseCheckpoint,
-  parseNote,
-  parseSignerKey,
-  parseVerifierKey,
-  type RecordProof,
-  type RecordProofCheck,
-  recordProofFormat,
-  signNote,
-  type VerifiedSignature,
-  verifyRecordProof,
-} from './checkpoint/index.js';
 export { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 export {
   type BacktestChange,
@@ -54,6 +31,8 @@ export {
   backtestDecisions,
   type DecisionFault,
   type DecisionsResult,
+  type PolicyLayers,
+  type PolicyRecordOptions,
   parametersDigest,
   policyDigest,
   policyRecordedKind,
@@ -71,20 +50,6 @@ export {
 } from './file/index.js';
 export { recordLeaf, recordLeaves, recordLine, type TreeHead } from './ledger-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export {
-  type ConsistencyClaim,
-  consistencyProof,
-  emptyRoot,
-  type InclusionClaim,
-  inclusionProof,
-  leafHash,
-  MerkleTree,
-  nodeHash,
-  type ProofResult,
-  rootOf,
-  verifyConsistency,
-  verifyInclusion,
-} from './merkle/index.js';
 export { LedgerRecorder, type LedgerRecorderOptions } from './recorder.js';
 export {
   type Divergence,

@@ -17,7 +17,11 @@ import type {
 } from '@toolgate/core/internal';
 import type { EventDraft, LedgerEvent } from './chain/event.js';
 import { parametersDigest } from './decisions/answer-binding.js';
-import { policyRecordedKind, policyRecordPayload } from './decisions/policy-record.js';
+import {
+  type PolicyRecordOptions,
+  policyRecordedKind,
+  policyRecordPayload,
+} from './decisions/policy-record.js';
 import type { AppendOptions, LedgerStore } from './store.js';
 import { replaceLoneSurrogates, surrogatesReplacedField } from './well-formed.js';
 
@@ -112,9 +116,9 @@ export class LedgerRecorder implements Recorder {
   /**
    * Records the policy the run decides by as `policy.recorded` (its digest and, unless `digestOnly`,
    * the document), so `verify --decisions` can re-judge every decision. Record it at run start, and
-   * again whenever the policy changes (a reload).
+   * again whenever the policy changes (a reload). For a layered policy, pass its `layers`.
    */
-  recordPolicy(document: PolicyDocument, options: { digestOnly?: boolean } = {}): Promise<LedgerEvent> {
+  recordPolicy(document: PolicyDocument, options: PolicyRecordOptions = {}): Promise<LedgerEvent> {
     return this.record(policyRecordedKind, 'system', policyRecordPayload(document, options));
   }
 

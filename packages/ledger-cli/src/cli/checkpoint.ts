@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatCheckpoint, rootOf, signNote } from '@toolgate/ledger';
+import { formatCheckpoint, rootOf, signNote } from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import { failure, ledgerLeaves, readSignerKey, shownLedger, UsageProblem, usageFailure } from './trust-io.js';
 

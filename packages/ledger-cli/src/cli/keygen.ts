@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { generateNoteKeys } from '@toolgate/ledger';
+import { generateNoteKeys } from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import { failure, UsageProblem, usageFailure } from './trust-io.js';
 

@@ -1,14 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
+import { recordLeaf, recordLine } from '@toolgate/ledger';
 import {
   consistencyProof,
   inclusionProof,
   type RecordProof,
-  recordLeaf,
-  recordLine,
   recordProofFormat,
   rootOf,
-} from '@toolgate/ledger';
+} from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import {
   failure,

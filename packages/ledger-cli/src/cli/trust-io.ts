@@ -1,18 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
+import { type LedgerEvent, readLedgerFile, recordLeaves } from '@toolgate/ledger';
 import {
   type Checkpoint,
-  type LedgerEvent,
   type NoteKey,
   openNote,
   parseCheckpoint,
   parseNote,
   parseSignerKey,
   parseVerifierKey,
-  readLedgerFile,
-  recordLeaves,
   type VerifiedSignature,
-} from '@toolgate/ledger';
+} from '@toolgate/ledger/trust';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
 import { ledgerLocation } from '@toolgate/ledger-postgres/internal';
 import type { CliIo } from './main.js';
@@ -40,12 +38,17 @@ export function readSignerKey(path: string): NoteKey {
 
 /** Verifier keys: each a file, or the key text itself (`name+id+key`). */
 export function readVerifierKeys(values: readonly string[]): NoteKey[] {
+  return readVerifierKeyTexts(values).map(({ key }) => key);
+}
+
+/** Verifier keys with their text (`name+id+key`, trimmed), each a file or the key text itself. */
+export function readVerifierKeyTexts(values: readonly string[]): { key: NoteKey; text: string }[] {
   return values.map((value) => {
     const text =
       !existsSync(value) && /^[^\s+]+\+[0-9a-f]{8}\+/.test(value) ? value : readText(value, 'the public key');
     const parsed = parseVerifierKey(text);
     if (!parsed.ok) throw new UsageProblem(`${value}: ${parsed.reason}`);
-    return parsed.value;
+    return { key: parsed.value, text: text.trim() };
   });
 }
 

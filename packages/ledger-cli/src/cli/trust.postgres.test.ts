@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { steppingClock, verifyRecordProof } from '@toolgate/ledger';
+import { steppingClock } from '@toolgate/ledger';
 import { temporaryFiles } from '@toolgate/ledger/testing';
+import { verifyRecordProof } from '@toolgate/ledger/trust';
 import { PostgresStore } from '@toolgate/ledger-postgres';
 import {
   freshLedgerName,

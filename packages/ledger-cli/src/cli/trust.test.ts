@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { FileStore, steppingClock, verifyRecordProof } from '@toolgate/ledger';
+import { FileStore, steppingClock } from '@toolgate/ledger';
 import { temporaryFiles } from '@toolgate/ledger/testing';
+import { verifyRecordProof } from '@toolgate/ledger/trust';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 

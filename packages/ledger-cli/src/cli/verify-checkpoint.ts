@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
-import { rootOf } from '@toolgate/ledger';
+import { rootOf } from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import {
   failure,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { verifyRecordProof } from '@toolgate/ledger';
+import { verifyRecordProof } from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import { shownWord } from './quote.js';
 import { failure, readText, readVerifierKeys, signedBy, UsageProblem, usageFailure } from './trust-io.js';

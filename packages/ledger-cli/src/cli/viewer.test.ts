@@ -22,6 +22,22 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe('toolgate-ledger serve and export (the built bin)', () => {
+  it('serve --checkpoint: refuses a missing key, a directory and a file that is not a checkpoint', async () => {
+    const path = file('proved.jsonl');
+    await writeSampleLedger(path);
+    const noKey = await run('serve', path, '--checkpoint', path);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("--checkpoint needs the log's public key: --pub KEY.pub");
+    const keys = file('log');
+    expect((await run('keygen', 'example.com/agents', '--out', keys)).code).toBe(0);
+    const notCheckpoint = await run('serve', path, '--checkpoint', path, '--pub', `${keys}.pub`);
+    expect(notCheckpoint.code).toBe(2);
+    expect(notCheckpoint.stderr).toContain(`${path} is not a signed checkpoint:`);
+    const directory = await run('serve', dirname(path), '--checkpoint', path, '--pub', `${keys}.pub`);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toContain('--checkpoint takes one ledger FILE');
+  });
+
   it('serve: prints a loopback URL, and stops with exit 0 on SIGINT', async () => {
     const path = file('ledger.jsonl');
     await writeSampleLedger(path);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ToolgateError } from '@toolgate/core';
-import { cosignatureLine, verifyConsistency } from '@toolgate/ledger';
+import { cosignatureLine, verifyConsistency } from '@toolgate/ledger/trust';
 import type { CliIo } from './main.js';
 import {
   failure,

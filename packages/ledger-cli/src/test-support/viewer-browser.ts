@@ -39,9 +39,16 @@ export interface ServedLedger {
   readonly child: ChildProcess;
 }
 
-/** Starts `toolgate-ledger serve FILE` as a child process (pushed to `children`); resolves once it prints its URL. */
-export function serveChild(path: string, children: ChildProcess[]): Promise<ServedLedger> {
-  const child = spawn(process.execPath, [ledgerCli, 'serve', path, '--port', '0'], {
+/**
+ * Starts `toolgate-ledger serve FILE [options…]` as a child process (pushed to `children`); resolves
+ * once it prints its URL.
+ */
+export function serveChild(
+  path: string,
+  children: ChildProcess[],
+  options: readonly string[] = [],
+): Promise<ServedLedger> {
+  const child = spawn(process.execPath, [ledgerCli, 'serve', path, '--port', '0', ...options], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -7,6 +7,7 @@ import { allowListFor, refuseHost } from './host-guard.js';
 import { contentSecurityPolicy, renderPage } from './html.js';
 import { LedgerIndex } from './ledger-index.js';
 import { LiveStreams } from './live-streams.js';
+import { RecordProofs, type ViewerTrust } from './record-proofs.js';
 import { rowsWindow, windowQuery } from './rows-window.js';
 
 /** What {@link serveLedger} takes. */
@@ -19,6 +20,11 @@ export interface ServeLedgerOptions {
   pollMs?: number;
   /** The most pages that may follow the ledger at once (`/events`); one more gets a 503. Default 32. */
   maxStreams?: number;
+  /**
+   * A signed checkpoint and the keys to check it with (`serve --checkpoint … --pub …`): the page
+   * shows each record's inclusion proof against it, checked in the browser.
+   */
+  trust?: ViewerTrust;
 }
 
 /** A running viewer. */
@@ -63,7 +69,7 @@ export interface LedgerPages {
 /** The page of one ledger file and its live data, from one shared verifying follow. */
 export async function ledgerPages(
   file: string,
-  options: Pick<ServeLedgerOptions, 'pollMs' | 'maxStreams'> = {},
+  options: Pick<ServeLedgerOptions, 'pollMs' | 'maxStreams' | 'trust'> = {},
 ): Promise<LedgerPages> {
   const assets = await pageAssets();
   const page = renderPage(assets);
@@ -73,6 +79,7 @@ export async function ledgerPages(
     index,
     options.maxStreams === undefined ? {} : { maxStreams: options.maxStreams },
   );
+  const proofs = options.trust && new RecordProofs(file, options.trust);
   return {
     handle(path, head, response) {
       const [route, query = ''] = path.split('?', 2) as [string, string?];
@@ -92,6 +99,10 @@ export async function ledgerPages(
       }
       if (route === 'rows') {
         void rows(index, new URLSearchParams(query), response);
+        return true;
+      }
+      if (route === 'proof') {
+        void proof(proofs, new URLSearchParams(query), response);
         return true;
       }
       return false;
@@ -160,6 +171,30 @@ export function plain(response: ServerResponse, status: number, text: string): v
     'X-Content-Type-Options': 'nosniff',
   });
   response.end(text);
+}
+
+/** `/proof?seq=N`: the record's inclusion proof against the checkpoint, for the page to check; 404 without one. */
+async function proof(
+  proofs: RecordProofs | undefined,
+  parameters: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  if (!proofs)
+    return json(response, 404, { error: 'no checkpoint: serve the ledger with --checkpoint FILE --pub KEY' });
+  const seq = parameters.get('seq') ?? '';
+  if (!/^(0|[1-9][0-9]{0,14})$/.test(seq))
+    return json(response, 400, { error: `seq must be a whole number, not "${seq}"` });
+  const answer = await proofs.answer(Number(seq));
+  if (!response.destroyed) json(response, 200, answer);
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  response.end(JSON.stringify(body));
 }
 
 /** One window of rows as JSON; a ledger changed under the index is a 409 saying so. */

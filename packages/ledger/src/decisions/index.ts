@@ -8,7 +8,13 @@ export {
   type BacktestUnjudged,
   backtestDecisions,
 } from './backtest.js';
-export { policyDigest, policyRecordedKind, policyRecordPayload } from './policy-record.js';
+export {
+  type PolicyLayers,
+  type PolicyRecordOptions,
+  policyDigest,
+  policyRecordedKind,
+  policyRecordPayload,
+} from './policy-record.js';
 export {
   type DecisionFault,
   type DecisionsResult,

@@ -10,7 +10,7 @@ import {
 } from '@toolgate/core';
 import type { LedgerEvent } from '../chain/event.js';
 import { answerBindingFault } from './answer-binding.js';
-import { policyDigest, policyRecordedKind } from './policy-record.js';
+import { type PolicyLayers, policyDigest, policyRecordedKind } from './policy-record.js';
 
 /** A recorded decision that the recorded policy does not give, or that cannot be re-judged. */
 export interface DecisionFault {
@@ -94,7 +94,10 @@ function runPolicy(event: LedgerEvent, payload: JsonObject, beside: Map<string, 
       `the policy recorded at seq ${event.seq} does not have its recorded digest ${digest}: the record was edited`,
     );
   }
-  return { policy: parsePolicy(document, `the policy recorded at seq ${event.seq}`), document };
+  const parsed = parsePolicy(document, `the policy recorded at seq ${event.seq}`);
+  // a layered policy's verdicts name a layer and a rule's index within it: judge with its layers
+  const layers = payload.layers as unknown as PolicyLayers | undefined;
+  return { policy: layers ? new RulePolicy(parsed.document, layers) : parsed, document };
 }
 
 function judge(
@@ -129,7 +132,11 @@ function judge(
   }
   const replay = run.policy.decide(judgedRequest(event, payload, called));
   const replayed = described(replay);
-  if (replay.decision !== verdict.decision || replay.rule !== verdict.rule) {
+  if (
+    replay.decision !== verdict.decision ||
+    replay.rule !== verdict.rule ||
+    replay.layer !== verdict.layer
+  ) {
     return fault(`the recorded verdict is ${recorded}, the recorded policy gives ${replayed}`, replayed);
   }
   const answer = payload.answer as { approved?: unknown } | undefined;
@@ -182,5 +189,6 @@ export function dependsOnSubject(document: PolicyDocument, tool: string): boolea
 }
 
 function described(verdict: Partial<PolicyVerdict>): string {
-  return `${String(verdict.decision)}${verdict.rule === undefined ? ' (the default)' : ` (rule ${verdict.rule})`}`;
+  const layer = verdict.layer === undefined ? '' : ` of layer ${verdict.layer}`;
+  return `${String(verdict.decision)}${verdict.rule === undefined ? ' (the default)' : ` (rule ${verdict.rule}${layer})`}`;
 }

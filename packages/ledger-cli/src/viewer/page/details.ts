@@ -1,6 +1,7 @@
 import type { LedgerEvent } from '@toolgate/ledger';
 import { element } from './dom.js';
 import { type CallView, outcomeOf, type Row } from './model.js';
+import { proofLine } from './proofs.js';
 import { outcomeBadge } from './timeline.js';
 
 const imageTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -35,6 +36,7 @@ function record(kind: string, event: LedgerEvent | undefined, missing: string): 
     { class: 'record', data: { kind } },
     element('h3', {}, kind, ' ', element('span', { class: 'seq' }, `seq ${event.seq}`)),
     element('div', { class: 'hash-line' }, 'hash ', element('code', { class: 'hash' }, event.hash)),
+    proofLine(event),
     ...images(output),
     element('pre', {}, JSON.stringify(event, null, 2)),
   );
