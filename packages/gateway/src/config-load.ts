@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { messageOf, type Policy, parsePolicy, parsePolicyText, ToolgateError } from '@toolgate/core';
-import { formatIssue, formatIssuePath, policyDocumentSchema } from '@toolgate/core/internal';
+import { formatIssuePath } from '@toolgate/core/internal';
 import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
-import { ZodError, type z } from 'zod';
 import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
 import { upstreamFetch } from './auth/upstream-tokens.js';
+import { checkResourceGrants, fault, issuesFault, type LineAt, policyIssues } from './config-faults.js';
 import { lineOf } from './config-lines.js';
 import { layeredConfigPolicy, type PolicyLayerPath, rememberingFile } from './config-policy-layers.js';
 import { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
-import { type FleetSettings, fleetSettings } from './fleet/fleet-config.js';
+import { type FleetSettings, fleetOf } from './fleet/fleet-config.js';
 import { isLedgerDirectory } from './ledger-directory.js';
 import { type RateLimit, rateLimitOf } from './limits/rate-limiter.js';
 import { type GatewayTelemetry, telemetryOf } from './telemetry/telemetry-config.js';
@@ -102,7 +102,7 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
 
 interface CheckedText {
   config: GatewayConfigFile;
-  lineAt: (path: readonly PropertyKey[], key?: string) => number | undefined;
+  lineAt: LineAt;
   /** The policy file's text; for a list of layers, each file layer's path. */
   policyText?: string | readonly PolicyLayerPath[] | undefined;
 }
@@ -312,65 +312,6 @@ function resolveConfig(
   };
 }
 
-/** The `fleet:` section, its `${VAR}`s expanded, checked against the ledger. */
-function fleetOf(
-  section: NonNullable<GatewayConfigFile['fleet']>,
-  at: { ledger: string; expand: (value: string) => string; fail: (message: string) => Error },
-): FleetSettings {
-  const database = section.database === undefined ? undefined : at.expand(section.database);
-  try {
-    return fleetSettings({ ...section, ...(database === undefined ? {} : { database }) }, at.ledger);
-  } catch (error) {
-    throw at.fail(messageOf(error));
-  }
-}
-
-/** Each `"<prefix>:<uri glob>"` of a client's `resources` names an upstream, by its prefix or its name. */
-function checkResourceGrants(file: GatewayConfigFile, source: string, lineAt: CheckedText['lineAt']): void {
-  const keys = new Set(Object.entries(file.servers).map(([name, server]) => server.prefix ?? name));
-  for (const [name, client] of Object.entries(file.clients)) {
-    for (const [index, pattern] of (client.resources ?? []).entries()) {
-      const key = pattern.slice(0, pattern.indexOf(':'));
-      if (keys.has(key)) continue;
-      throw fault(
-        source,
-        lineAt(['clients', name, 'resources', index]),
-        `clients.${name}.resources[${index}]: no upstream has the prefix (or, without one, the name) ${JSON.stringify(key)}; begin the pattern with one of: ${[...keys].join(', ')}`,
-      );
-    }
-  }
-}
-
-/**
- * The issues of a config with an inline policy that is not a policy document told as the policy
- * schema's own (`policy.rules[0]: unknown key "decison"`), not zod's bare "Invalid input" of the
- * union of a path and a document.
- */
-function policyIssues(error: z.ZodError, policy: unknown): z.ZodError {
-  if (typeof policy !== 'object' || policy === null) return error;
-  const inline = policyDocumentSchema.safeParse(policy);
-  if (inline.success) return error;
-  const others = error.issues.filter((issue) => issue.path[0] !== 'policy');
-  const nested = inline.error.issues.map((issue) => ({ ...issue, path: ['policy', ...issue.path] }));
-  return new ZodError([...nested, ...others] as z.core.$ZodIssue[]);
-}
-
 function resolveFrom(source: string, path: string): string {
   return isAbsolute(path) ? path : resolve(dirname(resolve(source)), path);
-}
-
-function issuesFault(source: string, error: z.ZodError, lineAt: CheckedText['lineAt']): ToolgateError {
-  const messages = error.issues.slice(0, 5).map((issue) => {
-    const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-    const line = lineAt(issue.path, unknownKey);
-    return `${source}${line === undefined ? '' : `:${line}`}: ${formatIssue(issue)}`;
-  });
-  return new ToolgateError('INVALID_DEFINITION', `the gateway config is not valid:\n${messages.join('\n')}`);
-}
-
-function fault(source: string, line: number | undefined, message: string): ToolgateError {
-  return new ToolgateError(
-    'INVALID_DEFINITION',
-    `${source}${line === undefined ? '' : `:${line}`}: ${message}`,
-  );
 }

@@ -1,4 +1,4 @@
-import { ToolgateError } from '@toolgate/core';
+import { messageOf, ToolgateError } from '@toolgate/core';
 import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import { ledgerLocation } from '@toolgate/ledger-postgres/internal';
 import { z } from 'zod';
@@ -61,4 +61,17 @@ export function fleetSettings(section: z.output<typeof fleetSchema>, ledger: str
     approvals: section.approvals ?? 'client',
     approvalTimeoutMs: section.approval_timeout_ms ?? defaultApprovalTimeoutMs,
   };
+}
+
+/** The `fleet:` section, its `${VAR}`s expanded, checked against the ledger. */
+export function fleetOf(
+  section: z.output<typeof fleetSchema>,
+  at: { ledger: string; expand: (value: string) => string; fail: (message: string) => Error },
+): FleetSettings {
+  const database = section.database === undefined ? undefined : at.expand(section.database);
+  try {
+    return fleetSettings({ ...section, ...(database === undefined ? {} : { database }) }, at.ledger);
+  } catch (error) {
+    throw at.fail(messageOf(error));
+  }
 }
