@@ -2,6 +2,7 @@ import { type Agent, RunContext, run } from '@openai/agents';
 import { defineTool, type Tool, ToolgateError } from '@toolgate/core';
 import { z } from 'zod';
 import type { GatedAgentsTools } from './agents-tools.js';
+import { type AsToolOptions, asToolTool } from './as-tool.js';
 import { actAs, setOf } from './current-tools.js';
 
 /** What {@link agentTool} makes a tool of. */
@@ -34,19 +35,27 @@ export interface AgentToolOptions {
  * In a replay, register it in the replay's registry too, so the agent runs again on the replayed
  * tools and its calls are replayed with the rest.
  *
+ * Given `{ asTool: agent.asTool({ toolName, toolDescription }), tools }` instead, it puts Agents'
+ * own agent tool behind the gate the same way: named and described as `asTool` is, each call
+ * granted, judged, recorded with its arguments and output, and only then run by `asTool.invoke`
+ * (the inner run gets `tools.runOptions` as its parent run config).
+ *
  * @example
  * const seerHandle = lead.narrow(['oracle'], 'seer');
  * const seer = new Agent({ name: 'seer', instructions: 'Read omens.', tools: (await agentsTools(seerHandle)).tools });
  * registry.register(agentTool({ agent: seer, name: 'ask_seer', description: 'Asks the seer.', tools: seerTools }));
  */
-export function agentTool(options: AgentToolOptions): Tool {
-  const { agent, name, description, tools, maxTurns } = options;
+export function agentTool(options: AgentToolOptions | AsToolOptions): Tool {
+  const { tools } = options;
   const set = tools === undefined ? undefined : setOf(tools);
+  const named = 'asTool' in options ? options.asTool.name : options.name;
   if (tools !== undefined && set === undefined)
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      `agentTool "${name}": "tools" must be what agentsTools(handle) returned for agent "${agent.name}"`,
+      `agentTool "${named}": "tools" must be what agentsTools(handle) returned for the agent it runs`,
     );
+  if ('asTool' in options) return asToolTool(options, set);
+  const { agent, name, description, maxTurns } = options;
   return defineTool({
     name,
     description,

@@ -6,6 +6,7 @@
  */
 
 export { type AgentToolOptions, agentTool } from './agent-tool.js';
+export type { AsToolOptions } from './as-tool.js';
 export {
   type AgentsToolsOptions,
   agentsTools,
