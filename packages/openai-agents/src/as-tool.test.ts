@@ -19,7 +19,11 @@ const policy = (askSeer: 'allow' | 'deny') =>
   new RulePolicy({
     rules: [
       { tools: ['vault'], decision: 'deny', reason: 'the vault stays shut' },
-      { tools: ['ask_seer'], decision: askSeer, reason: `the seer is ${askSeer === 'allow' ? 'in' : 'away'}` },
+      {
+        tools: ['ask_seer'],
+        decision: askSeer,
+        reason: `the seer is ${askSeer === 'allow' ? 'in' : 'away'}`,
+      },
       { tools: ['oracle'], decision: 'allow', reason: 'harmless' },
     ],
   });
@@ -33,7 +37,12 @@ async function tellerAndAsToolSeer(gate: ToolGate) {
     [functionCall('vault', { door: 'north' }, { callId: 's2' })],
     [assistantMessage('the ash turns once')],
   ]);
-  const seer = new Agent({ name: 'seer', instructions: 'Read omens.', model: seerModel, tools: seerTools.tools });
+  const seer = new Agent({
+    name: 'seer',
+    instructions: 'Read omens.',
+    model: seerModel,
+    tools: seerTools.tools,
+  });
   // runConfig as for any subagent: Agents passes a nested run no toolErrorFormatter of its parent's
   const asTool = seer.asTool({
     toolName: 'ask_seer',
@@ -132,17 +141,46 @@ describe("Agents' own agent.asTool() through the gate (agentTool({ asTool }))", 
     expect(await ledgerLines(replayStore)).toEqual(await ledgerLines(store));
   });
 
-  it('refuses an asTool with parameters of its own unless given them as a zod object, and then validates with them', async () => {
-    const seer = new Agent({ name: 'seer', instructions: 'Read omens.' });
+  it('refuses an asTool with parameters of its own unless given them as a zod object, then records its calls and lineage', async () => {
+    const { gate, store } = recordedGate({ policy: policy('allow') });
+    const teller = gate.forAgent({ name: 'teller', tools: ['oracle', 'ask_seer'] });
+    const seerTools = await agentsTools(teller.narrow(['oracle'], 'seer'));
+    const seer = new Agent({
+      name: 'seer',
+      instructions: 'Read omens.',
+      model: new ScriptedModel([
+        [functionCall('oracle', { seed: 'ash' }, { callId: 's1' })],
+        [assistantMessage('deep ash')],
+      ]),
+      tools: seerTools.tools,
+    });
     const parameters = z.object({ seed: z.string(), depth: z.number() });
-    const asTool = seer.asTool({ toolName: 'ask_seer', toolDescription: 'Asks the seer.', parameters });
+    const asTool = seer.asTool({
+      toolName: 'ask_seer',
+      toolDescription: 'Asks the seer.',
+      parameters,
+      runConfig: seerTools.runOptions,
+    });
     expect(() => agentTool({ asTool })).toThrow(/takes parameters \(seed, depth\).*pass the same parameters/);
     const input = z.object({
       seed: z.string().describe('Any text.'),
       depth: z.number().describe('How deep to look.'),
     });
-    const tool = agentTool({ asTool, input });
-    expect(tool.name).toBe('ask_seer');
-    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(['seed', 'depth']);
+    gate.registry.register(agentTool({ asTool, input, tools: seerTools }));
+    const refused = await teller.callTool('ask_seer', { seed: 'ash', depth: 'deep' });
+    expect(refused).toMatchObject({ isError: true, error: { code: 'INVALID_PARAMETERS' } });
+    const result = await teller.callTool('ask_seer', { seed: 'ash', depth: 2 });
+    expect(result).toMatchObject({ isError: false, output: 'deep ash' });
+    // asTool runs the agent on a fork of the run context when it has parameters: the fork acts too
+    expect((await ledgerEvents(store)).map(line).slice(-8)).toEqual([
+      'tool.called teller ask_seer',
+      'policy.decided teller ask_seer',
+      'teller → seer',
+      'teller → seer in call-1',
+      'tool.called seer oracle',
+      'policy.decided seer oracle',
+      'tool.returned seer oracle',
+      'tool.returned teller ask_seer',
+    ]);
   });
 });

@@ -47,7 +47,11 @@ export function asToolTool(options: AsToolOptions, set: GatedSet | undefined): T
     run: async (parameters, context) => {
       const runContext = new RunContext();
       if (set !== undefined) {
-        const handle = set.handle.actingFor(context.agent, { kind: 'tool', tool: name, callId: context.callId });
+        const handle = set.handle.actingFor(context.agent, {
+          kind: 'tool',
+          tool: name,
+          callId: context.callId,
+        });
         actAs(runContext, set, handle);
         // asTool runs on a fork of the context when it has parameters of its own: the fork acts too
         const forkable = runContext as unknown as { _forkWithToolInput?: (input: unknown) => object };
