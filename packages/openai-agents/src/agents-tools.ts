@@ -8,6 +8,7 @@ import { modelOutput } from './model-output.js';
 import { gatedErrorFormatter } from './run-options.js';
 import { SerialLane } from './serial-lane.js';
 import { type Strictness, strictTool } from './strict-tool.js';
+import { warnUngatedAgentTools } from './ungated-warning.js';
 
 /** What {@link agentsTools} may be given. */
 export interface AgentsToolsOptions {
@@ -131,6 +132,7 @@ function gatedTool(description: ToolDescription, shared: Shared) {
       name,
       description: description.description,
       isEnabled: async ({ runContext, agent }: { runContext: RunContext; agent: AnyAgent }) => {
+        warnUngatedAgentTools(agent);
         await enterTurn(runContext, agent, shared.set);
         await shared.asked.sweep(runContext, handleOf(runContext, shared.set));
         return true;

@@ -2,7 +2,7 @@ import { Agent, run } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { RulePolicy, ToolGate } from '@toolgate/core';
 import { LedgerRecorder, MemoryStore, ReplaySession, replayRegistry, steppingClock } from '@toolgate/ledger';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { agentTool } from './agent-tool.js';
 import { agentsTools } from './agents-tools.js';
@@ -182,5 +182,39 @@ describe("Agents' own agent.asTool() through the gate (agentTool({ asTool }))", 
       'tool.returned seer oracle',
       'tool.returned teller ask_seer',
     ]);
+  });
+
+  it('warns once, naming the tool and what to do, when an agent holds agent.asTool() straight among gated tools', async () => {
+    const { gate, store } = recordedGate({ policy: policy('allow') });
+    const teller = gate.forAgent({ name: 'teller', tools: ['oracle'] });
+    const seerModel = new ScriptedModel([[assistantMessage('unseen')]]);
+    const seer = new Agent({ name: 'seer', instructions: 'Read omens.', model: seerModel });
+    const tellerTools = await agentsTools(teller);
+    const tellerAgent = new Agent({
+      name: 'teller',
+      instructions: 'Ask the seer.',
+      model: new ScriptedModel([
+        [functionCall('ask_seer', { input: 'hm?' }, { callId: 'p1' })],
+        [functionCall('ask_seer', { input: 'and?' }, { callId: 'p2' })],
+        [assistantMessage('done')],
+      ]),
+      tools: [...tellerTools.tools, seer.asTool({ toolName: 'ask_seer', toolDescription: 'Asks the seer.' })],
+    });
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      await run(tellerAgent, 'ask', tellerTools.runOptions);
+      const warnings = warn.mock.calls.filter(([, options]) => {
+        return (options as { code?: string } | undefined)?.code === 'TOOLGATE_UNGATED_AGENT_TOOL';
+      });
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]?.[0])).toMatch(
+        /agent "teller" holds .* "ask_seer" .*go around the gate.*agentTool\(\{ asTool, tools \}\)/,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    // what the warning is about: the seer ran, and the ledger holds nothing of it
+    expect(seerModel.calls).toHaveLength(2);
+    expect((await ledgerEvents(store)).map(line)).toEqual([]);
   });
 });
