@@ -177,6 +177,9 @@ ${extra}`,
     await expect(loadConfig(configFor(`refresh_token_file: ${JSON.stringify(empty)}`), env)).rejects.toThrow(
       /servers\.secure\.oauth\.refresh_token_file: the refresh token file \S+ is empty/,
     );
+    await expect(loadConfig(configFor('refresh_token_file: missing.refresh'), env)).rejects.toThrow(
+      /servers\.secure\.oauth\.refresh_token_file: the refresh token file \S+missing\.refresh could not be read/,
+    );
     await expect(
       loadConfig(configFor('refresh_token: "${R}"', 'fleet: { database: "postgres://127.0.0.1:9/none" }\n'), env),
     ).rejects.toThrow(/servers\.secure\.oauth\.refresh_token: a refresh token cannot serve a fleet .*use client credentials for a fleet/);
