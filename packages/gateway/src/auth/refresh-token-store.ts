@@ -40,7 +40,9 @@ export function fileRefreshToken(path: string, key: string): RefreshTokenStore {
     throw new Error(`${key}: the refresh token file ${path} could not be read: ${messageOf(error)}`);
   }
   if (token === '') {
-    throw new Error(`${key}: the refresh token file ${path} is empty; put the upstream's refresh token in it`);
+    throw new Error(
+      `${key}: the refresh token file ${path} is empty; put the upstream's refresh token in it`,
+    );
   }
   return {
     current: () => token,

@@ -73,15 +73,21 @@ ${extra}`,
     place.remove();
   });
 
-  it('renews with refresh_token from ${VAR}, sends the rotated one next, and the first is then refused', async () => {
+  it('renews with refresh_token from a variable, sends the rotated one next, and the first is then refused', async () => {
     const first = await server.refreshToken('gateway', { resource: upstream.url, accountId: 'alice' });
     refreshTokens.push(first);
     const env = { SECURE_SECRET: secret, UPSTREAM_REFRESH: first };
-    const gateway = await Gateway.start(await loadConfig(configFor('refresh_token: "${UPSTREAM_REFRESH}"'), env), {
-      log: (line) => logged.push(line),
-    });
+    const gateway = await Gateway.start(
+      await loadConfig(configFor(`refresh_token: "\${UPSTREAM_REFRESH}"`), env),
+      {
+        log: (line) => logged.push(line),
+      },
+    );
     try {
-      expect(await whoami(gateway)).toMatchObject({ isError: false, content: [{ type: 'text', text: 'alice' }] });
+      expect(await whoami(gateway)).toMatchObject({
+        isError: false,
+        content: [{ type: 'text', text: 'alice' }],
+      });
       const issued = server.requests.token;
       // two renewals: each refresh rotates the token, so the second only works with the rotated one
       await renewed(gateway);
@@ -97,7 +103,10 @@ ${extra}`,
       await gateway.close();
     }
     // the first token was rotated away: the provider refuses it now
-    expect(await server.refresh('gateway', first, upstream.url)).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(await server.refresh('gateway', first, upstream.url)).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
   });
 
   it('reads refresh_token_file and writes each rotated token back to it (mode 0600)', async () => {
@@ -105,7 +114,9 @@ ${extra}`,
     refreshTokens.push(first);
     writeFileSync(tokenFile, `${first}\n`, { mode: 0o600 });
     const gateway = await Gateway.start(
-      await loadConfig(configFor(`refresh_token_file: ${JSON.stringify(tokenFile)}`), { SECURE_SECRET: secret }),
+      await loadConfig(configFor(`refresh_token_file: ${JSON.stringify(tokenFile)}`), {
+        SECURE_SECRET: secret,
+      }),
       { log: (line) => logged.push(line) },
     );
     let kept: string;
@@ -125,13 +136,16 @@ ${extra}`,
     }
     // the file holds the live token; the one it first held is refused
     expect((await server.refresh('gateway', kept, upstream.url)).status).toBe(200);
-    expect(await server.refresh('gateway', first, upstream.url)).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(await server.refresh('gateway', first, upstream.url)).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+    });
   });
 
   it('fails to start on a refused refresh token, naming the key and the refusal, not the token', async () => {
     const used = refreshTokens[0]!;
     const failure = Gateway.start(
-      await loadConfig(configFor('refresh_token: "${UPSTREAM_REFRESH}"'), {
+      await loadConfig(configFor(`refresh_token: "\${UPSTREAM_REFRESH}"`), {
         SECURE_SECRET: secret,
         UPSTREAM_REFRESH: used,
       }),
@@ -160,16 +174,20 @@ ${extra}`,
     const env = { SECURE_SECRET: secret, R: 'some-refresh-token' };
     await expect(
       loadConfig(configFor(`refresh_token: x, refresh_token_file: ${JSON.stringify(tokenFile)}`), env),
-    ).rejects.toThrow(/servers\.secure\.oauth\.refresh_token_file: give one of "refresh_token" or "refresh_token_file", not both/);
+    ).rejects.toThrow(
+      /servers\.secure\.oauth\.refresh_token_file: give one of "refresh_token" or "refresh_token_file", not both/,
+    );
     const noGrant = configFor('refresh_token: x');
     writeFileSync(
       noGrant,
-      readFileSync(noGrant, 'utf8').replace('client_secret_env: SECURE_SECRET, ', '').replace(', refresh_token: x', ''),
+      readFileSync(noGrant, 'utf8')
+        .replace('client_secret_env: SECURE_SECRET, ', '')
+        .replace(', refresh_token: x', ''),
     );
     await expect(loadConfig(noGrant, env)).rejects.toThrow(
       /servers\.secure\.oauth\.client_secret_env: give "client_secret_env" \(client credentials\) or a refresh token/,
     );
-    await expect(loadConfig(configFor('refresh_token: "${UNSET_REFRESH}"'), env)).rejects.toThrow(
+    await expect(loadConfig(configFor(`refresh_token: "\${UNSET_REFRESH}"`), env)).rejects.toThrow(
       /servers\.secure\.oauth\.refresh_token: the environment variable UNSET_REFRESH is not set/,
     );
     const empty = join(place.dir, 'empty.refresh');
@@ -181,7 +199,12 @@ ${extra}`,
       /servers\.secure\.oauth\.refresh_token_file: the refresh token file \S+missing\.refresh could not be read/,
     );
     await expect(
-      loadConfig(configFor('refresh_token: "${R}"', 'fleet: { database: "postgres://127.0.0.1:9/none" }\n'), env),
-    ).rejects.toThrow(/servers\.secure\.oauth\.refresh_token: a refresh token cannot serve a fleet .*use client credentials for a fleet/);
+      loadConfig(
+        configFor(`refresh_token: "\${R}"`, 'fleet: { database: "postgres://127.0.0.1:9/none" }\n'),
+        env,
+      ),
+    ).rejects.toThrow(
+      /servers\.secure\.oauth\.refresh_token: a refresh token cannot serve a fleet .*use client credentials for a fleet/,
+    );
   });
 });

@@ -82,7 +82,14 @@ export async function startAuthorizationServer(options) {
       const grant = new provider.Grant({ accountId, clientId });
       grant.addResourceScope(resource, scope);
       const grantId = await grant.save();
-      return new provider.RefreshToken({ accountId, client, grantId, scope, resource, gty: 'authorization_code' }).save();
+      return new provider.RefreshToken({
+        accountId,
+        client,
+        grantId,
+        scope,
+        resource,
+        gty: 'authorization_code',
+      }).save();
     },
     /** The token endpoint's answer (status and `error`) to a refresh with `refreshToken`. */
     async refresh(clientId, refreshToken, resource) {
