@@ -179,7 +179,14 @@ function resolveConfig(
           ...common,
           url,
           headers,
-          fetch: upstreamFetch({ upstream: name, url, section: server.oauth, env }),
+          fetch: upstreamFetch({
+            upstream: name,
+            url,
+            section: server.oauth,
+            env,
+            resolvePath: (path) => resolveFrom(source, path),
+            fleet: file.fleet !== undefined,
+          }),
         };
       } catch (error) {
         throw fault(source, lineAt([...at, 'oauth']), messageOf(error));

@@ -1,13 +1,16 @@
 import { messageOf } from '@toolgate/core';
 import { z } from 'zod';
+import { expandVariables } from '../variables.js';
 import { issuerMetadata } from './issuer-metadata.js';
+import { fileRefreshToken, memoryRefreshToken, type RefreshTokenStore } from './refresh-token-store.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const variable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable');
 
 /**
  * An HTTP upstream's `oauth:`: the gateway obtains its access tokens by the client credentials
- * grant (RFC 6749 §4.4) from `token_endpoint` (or the one `issuer`'s metadata names), for the
+ * grant (RFC 6749 §4.4), or with a stored refresh token (§6; `refresh_token` or
+ * `refresh_token_file`), from `token_endpoint` (or the one `issuer`'s metadata names), for the
  * upstream's URL as the resource (RFC 8707), caches them and gets a new one before one expires.
  */
 export const upstreamOAuthSchema = z
@@ -15,15 +18,35 @@ export const upstreamOAuthSchema = z
     issuer: z.url({ message: 'must be the authorization server issuer URL' }).optional(),
     token_endpoint: z.url({ message: 'must be the token endpoint URL' }).optional(),
     client_id: nonEmpty,
-    // the environment variable holding the client secret (never the secret itself)
-    client_secret_env: variable,
+    // the environment variable holding the client secret (never the secret itself); without a
+    // refresh token it is required (client credentials), with one optional (a public client)
+    client_secret_env: variable.optional(),
+    // a refresh token to renew with instead (usually "${VAR}"); a rotated one is kept in memory
+    refresh_token: nonEmpty.optional(),
+    // or the file holding it: a rotated one is written back there (atomically, mode 0600)
+    refresh_token_file: nonEmpty.optional(),
     scope: nonEmpty.optional(),
     // the audience to ask for; default: the upstream's url
     resource: z.url({ message: 'must be a URL' }).optional(),
   })
   .refine((oauth) => (oauth.issuer === undefined) !== (oauth.token_endpoint === undefined), {
     message: 'give exactly one of "issuer" (its metadata names the token endpoint) or "token_endpoint"',
-  });
+  })
+  .refine((oauth) => oauth.refresh_token === undefined || oauth.refresh_token_file === undefined, {
+    message: 'give one of "refresh_token" or "refresh_token_file", not both',
+    path: ['refresh_token_file'],
+  })
+  .refine(
+    (oauth) =>
+      oauth.client_secret_env !== undefined ||
+      oauth.refresh_token !== undefined ||
+      oauth.refresh_token_file !== undefined,
+    {
+      message:
+        'give "client_secret_env" (client credentials) or a refresh token ("refresh_token" or "refresh_token_file")',
+      path: ['client_secret_env'],
+    },
+  );
 
 /** An upstream's `oauth:` as written. */
 export type UpstreamOAuthSection = z.output<typeof upstreamOAuthSchema>;
@@ -35,7 +58,10 @@ export interface UpstreamTokenSource {
   readonly issuer?: string;
   readonly tokenEndpoint?: string;
   readonly clientId: string;
-  readonly clientSecret: string;
+  /** Absent: a public client (its client_id sent in the body). */
+  readonly clientSecret?: string;
+  /** Present: the refresh token grant with this token; absent: client credentials. */
+  readonly refreshToken?: RefreshTokenStore;
   readonly scope?: string;
   readonly resource: string;
 }
@@ -44,9 +70,10 @@ export interface UpstreamTokenSource {
 const marginMs = 30_000;
 
 /**
- * The access tokens of one upstream: obtained by client credentials, kept in memory, replaced
- * shortly before they expire or when the upstream refuses one (401). A token or the secret is
- * never put in a message; a refusal by the token endpoint is told by its `error` code.
+ * The access tokens of one upstream: obtained by client credentials or a refresh token (a rotated
+ * one kept for the next time), kept in memory, replaced shortly before they expire or when the
+ * upstream refuses one (401). A token or the secret is never put in a message; a refusal by the
+ * token endpoint is told by its `error` code.
  */
 export class UpstreamTokens {
   readonly #source: UpstreamTokenSource;
@@ -100,21 +127,28 @@ export class UpstreamTokens {
       }
       endpoint = metadata.token_endpoint;
     }
-    const basic = Buffer.from(
-      `${encodeURIComponent(source.clientId)}:${encodeURIComponent(source.clientSecret)}`,
-    ).toString('base64');
-    const body = new URLSearchParams({ grant_type: 'client_credentials', resource: source.resource });
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    const body = new URLSearchParams({ resource: source.resource });
+    if (source.refreshToken === undefined) body.set('grant_type', 'client_credentials');
+    else {
+      body.set('grant_type', 'refresh_token');
+      body.set('refresh_token', source.refreshToken.current());
+    }
+    if (source.clientSecret === undefined) body.set('client_id', source.clientId);
+    else {
+      const pair = `${encodeURIComponent(source.clientId)}:${encodeURIComponent(source.clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    }
     if (source.scope !== undefined) body.set('scope', source.scope);
     const started = this.#clock();
     let response: Response;
     try {
       response = await fetch(endpoint, {
         method: 'POST',
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-        },
+        headers,
         body,
         redirect: 'error',
         signal: AbortSignal.timeout(30_000),
@@ -125,9 +159,17 @@ export class UpstreamTokens {
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok || typeof answer.access_token !== 'string') {
       const code = typeof answer.error === 'string' ? ` ${answer.error.slice(0, 100)}` : '';
+      const check =
+        source.refreshToken === undefined
+          ? 'check its client_id, the secret in client_secret_env and the scope'
+          : 'the refresh token may be expired, revoked or already used: give a new one in refresh_token or refresh_token_file; check also client_id, client_secret_env and the scope';
       throw new Error(
-        `${where}: the token endpoint ${endpoint} refused client "${source.clientId}" (HTTP ${response.status}${code}); check its client_id, the secret in client_secret_env and the scope`,
+        `${where}: the token endpoint ${endpoint} refused client "${source.clientId}" (HTTP ${response.status}${code}); ${check}`,
       );
+    }
+    const rotated = answer.refresh_token;
+    if (source.refreshToken !== undefined && typeof rotated === 'string' && rotated !== '') {
+      await source.refreshToken.save(rotated);
     }
     const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in * 1000 : 300_000;
     return { token: answer.access_token, expiresAt: started + lifetime };
@@ -156,28 +198,58 @@ export function tokenFetch(tokens: UpstreamTokens, base: typeof fetch = fetch): 
 }
 
 /**
- * The fetch of an HTTP upstream with an `oauth:` section: its secret read from the environment now
- * (a problem is thrown as a message naming the key, never the value).
+ * The fetch of an HTTP upstream with an `oauth:` section: its secret read from the environment and
+ * its refresh token (expanded, or read from its file) now; a problem is thrown as a message naming
+ * the key, never the value. A refresh token is refused in a fleet: instances rotating one token
+ * would have the authorization server revoke it.
  */
 export function upstreamFetch(options: {
   upstream: string;
   url: string;
   section: UpstreamOAuthSection;
   env: NodeJS.ProcessEnv;
+  /** A path of the config resolved against the config file's directory. */
+  resolvePath: (path: string) => string;
+  /** Whether `fleet:` is configured. */
+  fleet: boolean;
 }): typeof fetch {
   const { upstream, url, section, env } = options;
-  const secret = env[section.client_secret_env];
-  if (secret === undefined || secret === '') {
-    throw new Error(
-      `servers.${upstream}.oauth.client_secret_env: the environment variable ${section.client_secret_env} is not set; set it to the client secret of "${section.client_id}"`,
-    );
+  const at = `servers.${upstream}.oauth`;
+  const expand = (value: string, key: string) =>
+    expandVariables(value, env, (message) => new Error(`${at}.${key}: ${message}`));
+  let secret: string | undefined;
+  if (section.client_secret_env !== undefined) {
+    secret = env[section.client_secret_env];
+    if (secret === undefined || secret === '') {
+      throw new Error(
+        `${at}.client_secret_env: the environment variable ${section.client_secret_env} is not set; set it to the client secret of "${section.client_id}"`,
+      );
+    }
+  }
+  const refreshKey = section.refresh_token_file === undefined ? 'refresh_token' : 'refresh_token_file';
+  let refreshToken: RefreshTokenStore | undefined;
+  if (section.refresh_token !== undefined || section.refresh_token_file !== undefined) {
+    if (options.fleet) {
+      throw new Error(
+        `${at}.${refreshKey}: a refresh token cannot serve a fleet (each instance would rotate it and the authorization server would revoke it); use client credentials for a fleet (client_secret_env without a refresh token)`,
+      );
+    }
+    if (section.refresh_token_file !== undefined) {
+      const path = options.resolvePath(expand(section.refresh_token_file, 'refresh_token_file'));
+      refreshToken = fileRefreshToken(path, `${at}.refresh_token_file`);
+    } else {
+      const token = expand(section.refresh_token ?? '', 'refresh_token').trim();
+      if (token === '') throw new Error(`${at}.refresh_token: is empty; give the upstream's refresh token`);
+      refreshToken = memoryRefreshToken(token);
+    }
   }
   const tokens = new UpstreamTokens({
     upstream,
     ...(section.issuer === undefined ? {} : { issuer: section.issuer }),
     ...(section.token_endpoint === undefined ? {} : { tokenEndpoint: section.token_endpoint }),
     clientId: section.client_id,
-    clientSecret: secret,
+    ...(secret === undefined ? {} : { clientSecret: secret }),
+    ...(refreshToken === undefined ? {} : { refreshToken }),
     ...(section.scope === undefined ? {} : { scope: section.scope }),
     resource: section.resource ?? url,
   });

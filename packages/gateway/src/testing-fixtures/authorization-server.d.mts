@@ -8,6 +8,8 @@ export interface TestClient {
   groups?: string[];
   /** Its access tokens' lifetime (default 300 s). */
   ttlSeconds?: number;
+  /** It may also use the refresh_token grant (every refresh token is rotated on use). */
+  refreshTokens?: boolean;
 }
 
 /** A running oidc-provider on loopback. */
@@ -15,6 +17,17 @@ export interface TestAuthorizationServer {
   issuer: string;
   requests: { token: number };
   token(clientId: string, options: { resource: string; scope?: string }): Promise<string>;
+  /** A refresh token of `accountId`'s grant of `scope` for `resource`, made through the provider's models. */
+  refreshToken(
+    clientId: string,
+    options: { resource: string; accountId: string; scope?: string },
+  ): Promise<string>;
+  /** The token endpoint's answer to a refresh with `refreshToken`. */
+  refresh(
+    clientId: string,
+    refreshToken: string,
+    resource: string,
+  ): Promise<{ status: number; error?: string }>;
   close(): Promise<void>;
 }
 

@@ -1,12 +1,13 @@
 // A real OAuth 2.1 / OpenID authorization server (oidc-provider) on loopback, in the test's process:
-// confidential clients with the client_credentials grant, JWT access tokens (RFC 9068) whose
+// confidential clients with the client_credentials grant (and, asked for, the refresh_token grant,
+// every refresh token rotated on use), JWT access tokens (RFC 9068) whose
 // audience is the resource the client asked for (RFC 8707), a `groups` claim per client, and a
 // signing key made for this run.
 import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
-/** @param {{ clients: Array<{ clientId: string, secret: string, scope: string, groups?: string[], ttlSeconds?: number }> }} options */
+/** @param {{ clients: Array<{ clientId: string, secret: string, scope: string, groups?: string[], ttlSeconds?: number, refreshTokens?: boolean }> }} options */
 export async function startAuthorizationServer(options) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
@@ -19,12 +20,13 @@ export async function startAuthorizationServer(options) {
     clients: options.clients.map((client) => ({
       client_id: client.clientId,
       client_secret: client.secret,
-      grant_types: ['client_credentials'],
+      grant_types: client.refreshTokens ? ['client_credentials', 'refresh_token'] : ['client_credentials'],
       redirect_uris: [],
       response_types: [],
       scope: client.scope,
     })),
-    scopes: ['tools', 'other'],
+    scopes: ['tools', 'other', 'offline_access'],
+    rotateRefreshToken: true,
     features: {
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
@@ -70,6 +72,38 @@ export async function startAuthorizationServer(options) {
       if (!response.ok)
         throw new Error(`the token endpoint said ${response.status}: ${JSON.stringify(body)}`);
       return body.access_token;
+    },
+    /**
+     * A refresh token for `clientId` and the account `accountId`, as a user's consent would leave
+     * one (a grant of `scope` for `resource`), made through the provider's own models.
+     */
+    async refreshToken(clientId, { resource, accountId, scope = 'tools' }) {
+      const client = await provider.Client.find(clientId);
+      const grant = new provider.Grant({ accountId, clientId });
+      grant.addResourceScope(resource, scope);
+      const grantId = await grant.save();
+      return new provider.RefreshToken({
+        accountId,
+        client,
+        grantId,
+        scope,
+        resource,
+        gty: 'authorization_code',
+      }).save();
+    },
+    /** The token endpoint's answer (status and `error`) to a refresh with `refreshToken`. */
+    async refresh(clientId, refreshToken, resource) {
+      const client = byId.get(clientId);
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${clientId}:${client.secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, resource }),
+      });
+      const body = await response.json();
+      return { status: response.status, error: body.error };
     },
     close: () =>
       new Promise((resolve) => {
