@@ -75,6 +75,9 @@ describe('MCP cancellation, timeouts and progress', () => {
         message: expect.stringContaining('did not answer a call to "hang" within 5000 ms'),
       },
     });
+    // the server's timeout tells the server too (and, waited for here, its handler's last write
+    // lands before the directory is removed)
+    await until(() => existsSync(join(dir, 'aborted')), "the server's abort");
   });
 
   it('forwards remote progress notifications to onProgress, before the result', async () => {
