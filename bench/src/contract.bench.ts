@@ -108,6 +108,10 @@ const resolver = await MCPResolver.connect([
     name: 'toolgate-mcp',
     command: process.execPath,
     args: [toolgateMcpPath(), '--tools', 'shell', '--root', root],
+    // each sample waits for the command's first progress report; at the default 20 notifications a
+    // second (bursts of 40) the 41st report of a quick succession is dropped, and its sample would
+    // wait for ever
+    limits: { maxNotificationsPerSecond: 100_000 },
   },
 ]);
 const remoteAgent = new ToolGate(new ToolRegistry().setResolver(resolver)).forAgent({

@@ -2,7 +2,7 @@ import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
 import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
-import { policyWithholds, withheldField } from './path-policy.js';
+import { policyJudgesPaths, policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject, resolvedPaths } from './path-subject.js';
 
 /**
@@ -26,9 +26,13 @@ export function globTool(
     policySubject: ({ pattern }) => patternSubject(environment, pattern),
     run: async ({ pattern }, context) => {
       const { paths } = await environment.glob(pattern);
-      const withholds = policyWithholds(context);
-      const resolved = await resolvedPaths(environment, paths);
-      const shown = paths.filter((_path, index) => !withholds(resolved[index]!));
+      // each path is resolved and judged only when a path can change policy's verdict
+      let shown = paths;
+      if (policyJudgesPaths(context)) {
+        const withholds = policyWithholds(context);
+        const resolved = await resolvedPaths(environment, paths);
+        shown = paths.filter((_path, index) => !withholds(resolved[index]!));
+      }
       const { kept, truncated } = capList(shown, caps.maxEntries, 'paths');
       return {
         paths: kept,

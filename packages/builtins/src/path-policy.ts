@@ -14,9 +14,10 @@ import type { PolicyVerdict, ToolContext } from '@toolgate/core';
  * (`fs__read_file` for tools served with a prefix).
  */
 export function policyWithholds(
-  context: Pick<ToolContext, 'judge'>,
+  context: Pick<ToolContext, 'judge' | 'judgesPaths'>,
   readTool = 'read_file',
 ): (path: string) => boolean {
+  if (!policyJudgesPaths(context, readTool)) return withholdsNothing;
   // `{}` touches nothing, so only rules without paths judge it: the tool-wide verdicts
   const callWide = context.judge({});
   const readWide = context.judge({}, { tool: readTool });
@@ -29,6 +30,20 @@ export function policyWithholds(
     return read.decision !== 'allow' && !sameVerdict(read, readWide);
   };
 }
+
+/**
+ * False when policy says no path can change its verdict on this call's tool nor on `readTool`: then
+ * {@link policyWithholds} withholds nothing, and a search need not ask about each file it meets.
+ */
+export function policyJudgesPaths(
+  context: Pick<ToolContext, 'judgesPaths'>,
+  readTool = 'read_file',
+): boolean {
+  const judges = context.judgesPaths;
+  return judges === undefined || judges() || judges({ tool: readTool });
+}
+
+const withholdsNothing = (): boolean => false;
 
 function sameVerdict(one: PolicyVerdict, other: PolicyVerdict): boolean {
   return one.decision === other.decision && one.rule === other.rule;

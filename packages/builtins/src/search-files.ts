@@ -2,7 +2,7 @@ import { defineTool } from '@toolgate/core';
 import type { Environment } from '@toolgate/environment';
 import { z } from 'zod';
 import { capList, defaultFieldLimits, type FieldLimits } from './caps.js';
-import { policyWithholds, withheldField } from './path-policy.js';
+import { policyJudgesPaths, policyWithholds, withheldField } from './path-policy.js';
 import { patternSubject } from './path-subject.js';
 import { untilDeadline } from './time-left.js';
 
@@ -36,7 +36,8 @@ export function searchFilesTool(
         ...(glob === undefined ? {} : { glob }),
         maxMatches: caps.maxMatches,
         maxLineChars: caps.maxLineChars,
-        withhold: policyWithholds(context),
+        // no file is asked about one by one when no path can change policy's verdict
+        ...(policyJudgesPaths(context) ? { withhold: policyWithholds(context) } : {}),
         ...untilDeadline(context.deadline),
       });
       const lines = result.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);

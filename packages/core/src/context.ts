@@ -53,6 +53,12 @@ export interface ToolContext {
    * search meets); say in the result what was withheld. Without a gate everything is allowed.
    */
   judge(subject: PolicySubject, options?: JudgeOptions): PolicyVerdict;
+  /**
+   * False only when policy says no path can change its verdict on this call's tool (or
+   * `options.tool`): {@link judge} would then answer every path as it answers `{}`, and a tool
+   * about to judge many paths may skip them. Absent or true: judge each path.
+   */
+  judgesPaths?(options?: JudgeOptions): boolean;
 }
 
 /** What {@link ToolContext.authorize} answers. */

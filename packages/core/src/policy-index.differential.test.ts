@@ -112,6 +112,42 @@ describe('the policy index against a scan of every rule', () => {
     }
   });
 
+  it('says no path can change a verdict only when every path is judged as a call touching nothing', () => {
+    let without = 0;
+    let with_ = 0;
+    let changed = 0;
+    for (let seed = 1; seed <= 1000; seed++) {
+      const generate = random(seed);
+      const rules = Array.from({ length: 1 + Math.floor(generate.next() * 14) }, () => ruleFrom(generate));
+      const index = new PolicyIndex(rules);
+      for (let call = 0; call < 12; call++) {
+        const request: PolicyRequest = {
+          agent: generate.pick(agents),
+          tool: generate.pick(tools),
+          parameters: {},
+        };
+        const nothing = index.judge(request, { kind: 'none' }).decided?.index;
+        const paths = Array.from({ length: 6 }, () => resourceFrom(generate)).filter(
+          (resource) => resource.kind === 'path',
+        );
+        const differs = paths.some((path) => index.judge(request, path).decided?.index !== nothing);
+        if (index.judgesPaths(request.tool)) {
+          with_++;
+          if (differs) changed++;
+        } else {
+          without++;
+          // a scan of every rule agrees that none of them with paths names this tool
+          expect(compiledEagerly(rules).some((rule) => rule.path && rule.tool(request.tool))).toBe(false);
+          if (differs) expect({ seed, call, request, rules }).toBe('judged like a call that touches nothing');
+        }
+      }
+    }
+    // both answers were exercised, and paths did change verdicts where a rule with paths was found
+    expect(without).toBeGreaterThan(100);
+    expect(with_).toBeGreaterThan(100);
+    expect(changed).toBeGreaterThan(10);
+  });
+
   it('finds the rule among 10,000 that a scan finds, for tool, path, command and host rules', () => {
     const rules: PolicyRule[] = Array.from({ length: 10_000 }, (_, index) => {
       switch (index % 4) {

@@ -79,6 +79,14 @@ export class PolicyIndex {
     return { decided, skipped };
   }
 
+  /**
+   * False when no rule for `tool` (of any agent or client) has paths: then every path of a call of
+   * `tool` is judged as a call that touches nothing is. True otherwise.
+   */
+  judgesPaths(tool: string): boolean {
+    return this.#rulesOf(tool).some((toolRules) => toolRules.judgesPaths);
+  }
+
   #fileGlob(pattern: string, rules: ToolRules): void {
     let length = 0;
     while (length < pattern.length && prefixCharacter.test(pattern[length]!)) length++;

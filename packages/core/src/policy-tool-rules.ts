@@ -74,6 +74,8 @@ export class ToolRules {
   #hostRules!: CompiledRule[];
   #resourceRules!: CompiledRule[];
   #denyCommandRules!: CompiledRule[];
+  /** True when a rule of these has paths: only then can a path change a verdict of theirs. */
+  judgesPaths = false;
 
   /** `scanBelow`: with fewer rules on paths, commands or hosts than this, they are scanned, not looked up. */
   constructor(scanBelow = 8) {
@@ -83,6 +85,7 @@ export class ToolRules {
   /** Adds a rule (once; rules come in index order). */
   add(compiled: CompiledRule): void {
     if (this.#rules[this.#rules.length - 1] !== compiled) this.#rules.push(compiled);
+    if (compiled.rule.paths !== undefined) this.judgesPaths = true;
   }
 
   /** Builds the index once every rule is added. */

@@ -111,6 +111,12 @@ export interface PolicyVerdict {
  */
 export interface Policy {
   decide(request: PolicyRequest): PolicyVerdict;
+  /**
+   * False only when no path can change this policy's verdict on a call of `tool`: every path is
+   * judged as a call that touches nothing is. A tool that would ask about each file it meets (a
+   * search) then need not. Absent, or true, when the policy cannot tell: each path is asked about.
+   */
+  judgesPaths?(tool: string): boolean;
 }
 
 /**
@@ -176,6 +182,11 @@ export class RulePolicy implements Policy {
     let span = spans[0]!;
     for (const each of spans) if (each.start <= index) span = each;
     return { layer: span.name, rule: index - span.start };
+  }
+
+  /** False when no rule naming `tool` (or every tool) has paths; see {@link Policy.judgesPaths}. */
+  judgesPaths(tool: string): boolean {
+    return this.#index.judgesPaths(tool);
   }
 
   /**

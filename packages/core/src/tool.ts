@@ -147,6 +147,7 @@ function standaloneContext(): ToolContext {
     reportProgress() {},
     authorize: allowingAuthority.authorize,
     judge: allowingAuthority.judge,
+    judgesPaths: allowingAuthority.judgesPaths,
   };
 }
 

@@ -8,7 +8,7 @@ import { decide, decisionSentence } from './decide.js';
 import { judgedOf, recordDecided } from './record.js';
 
 /** The part of a {@link ToolContext} through which a running tool asks policy (see `authorize`, `judge`). */
-export type CallAuthority = Pick<ToolContext, 'authorize' | 'judge'>;
+export type CallAuthority = Pick<ToolContext, 'authorize' | 'judge' | 'judgesPaths'>;
 
 /** What a call's {@link CallAuthority} judges with: the gate's policy and the call's approver, the call, its recorder. */
 export interface CallAuthorityOptions {
@@ -31,6 +31,7 @@ const noGate = 'no gate judges this call';
 export const allowingAuthority: CallAuthority = Object.freeze({
   authorize: async (): Promise<Authorization> => ({ allowed: true, verdict: 'allow', reason: noGate }),
   judge: (): PolicyVerdict => ({ decision: 'allow', reason: noGate }),
+  judgesPaths: () => false,
 });
 
 /**
@@ -53,6 +54,7 @@ export function callAuthority(options: CallAuthorityOptions): CallAuthority {
   return {
     judge: (subject: PolicySubject, judged?: JudgeOptions) =>
       policy.decide(requestFor(subject, judged?.tool ?? tool)),
+    judgesPaths: (judged?: JudgeOptions) => policy.judgesPaths?.(judged?.tool ?? tool) ?? true,
     async authorize(subject: PolicySubject): Promise<Authorization> {
       const request = requestFor(subject);
       const judged = policy.decide(request);

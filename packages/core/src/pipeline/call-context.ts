@@ -68,6 +68,10 @@ export class CallContext implements ToolContext {
     return this.#authorityOf().judge;
   }
 
+  get judgesPaths(): ToolContext['judgesPaths'] {
+    return this.#authorityOf().judgesPaths;
+  }
+
   /** Marks the call ended: later progress reports are ignored. */
   static end(context: CallContext): void {
     context.#ended = true;
