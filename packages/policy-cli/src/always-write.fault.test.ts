@@ -34,7 +34,9 @@ describe('writeAlwaysRule across processes', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps every rule of several processes writing the same user file at once, and a valid file', async () => {
-    expect(existsSync(built), `build the package first: pnpm --filter @toolgate/policy-cli... build`).toBe(true);
+    expect(existsSync(built), `build the package first: pnpm --filter @toolgate/policy-cli... build`).toBe(
+      true,
+    );
     dir = mkdtempSync(join(tmpdir(), 'toolgate-always-processes-'));
     const file = join(dir, 'user.yaml');
     writeFileSync(file, '# my answers\ndefault: ask\nrules: []\n');
@@ -48,7 +50,9 @@ describe('writeAlwaysRule across processes', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('# my answers');
     const paths = parsePolicyText(text, file).document.rules.flatMap((rule) => rule.paths ?? []);
-    const expected = names.flatMap((name) => Array.from({ length: count }, (_, index) => `${name}-${index}.txt`));
+    const expected = names.flatMap((name) =>
+      Array.from({ length: count }, (_, index) => `${name}-${index}.txt`),
+    );
     expect([...paths].sort()).toEqual([...expected].sort());
     // nothing left behind: no lock, no temporary file
     expect(readdirSync(dir)).toEqual(['user.yaml']);

@@ -15,7 +15,10 @@ const staleLockMs = 2_000;
  * just before the rename; if it changed (an edit by hand: an editor takes no lock), `change` is
  * applied to the new text instead (three tries), so no edit is lost.
  */
-export async function rewritePolicyFile(file: string, change: (text: string) => Promise<string>): Promise<void> {
+export async function rewritePolicyFile(
+  file: string,
+  change: (text: string) => Promise<string>,
+): Promise<void> {
   const release = await lockFile(`${file}.lock`);
   try {
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -36,7 +36,10 @@ describe('forgetRules', () => {
     expect(text).toContain('# my answers, kept by hand and by toolgate');
     expect(text).toContain('- tools: [list_dir] # listing is harmless');
     expect(text).not.toContain('a.txt');
-    expect((await listRules(path)).map((rule) => rule.paths?.[0] ?? rule.tools?.[0])).toEqual(['list_dir', 'b.txt']);
+    expect((await listRules(path)).map((rule) => rule.paths?.[0] ?? rule.tools?.[0])).toEqual([
+      'list_dir',
+      'b.txt',
+    ]);
     await forgetRules(path, [1, 2]);
     expect(await listRules(path)).toEqual([]);
     expect(readdirSync(dir)).toEqual(['user.yaml']); // no lock or temporary file left
@@ -44,13 +47,27 @@ describe('forgetRules', () => {
 
   it('refuses a number that names no rule, changing nothing', async () => {
     const path = file('user.yaml', user);
-    await expect(forgetRules(path, [4])).rejects.toThrow(/has 3 rule\(s\), numbered 1 to 3; there is no rule 4/);
+    await expect(forgetRules(path, [4])).rejects.toThrow(
+      /has 3 rule\(s\), numbered 1 to 3; there is no rule 4/,
+    );
     expect(readFileSync(path, 'utf8')).toBe(user);
   });
 
   it('removes a rule from a JSON layer', async () => {
-    const path = file('user.json', JSON.stringify({ default: 'ask', rules: [{ tools: ['a'], decision: 'allow' }, { tools: ['b'], decision: 'deny' }] }));
+    const path = file(
+      'user.json',
+      JSON.stringify({
+        default: 'ask',
+        rules: [
+          { tools: ['a'], decision: 'allow' },
+          { tools: ['b'], decision: 'deny' },
+        ],
+      }),
+    );
     await forgetRules(path, [1]);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ default: 'ask', rules: [{ tools: ['b'], decision: 'deny' }] });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      default: 'ask',
+      rules: [{ tools: ['b'], decision: 'deny' }],
+    });
   });
 });

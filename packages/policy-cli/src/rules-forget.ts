@@ -21,7 +21,9 @@ export async function forgetRules(file: string, numbers: readonly number[]): Pro
   let removed: PolicyRule[] = [];
   await rewritePolicyFile(file, async (text) => {
     const had = parsePolicyText(text, file).document.rules;
-    const wrong = numbers.find((number) => !Number.isSafeInteger(number) || number < 1 || number > had.length);
+    const wrong = numbers.find(
+      (number) => !Number.isSafeInteger(number) || number < 1 || number > had.length,
+    );
     if (wrong !== undefined) {
       throw new ToolgateError(
         'INVALID_DEFINITION',

@@ -42,7 +42,10 @@ export function approvalQuestion(request: ApprovalRequest, always: boolean) {
  * when `approve` is true; `scope` is `session` or `always` (that only when `always` was offered)
  * when `remember` says so (`session` only for an approval), else the answer holds once.
  */
-export function answerOfContent(content: Record<string, unknown> | undefined, always: boolean): ApproverAnswer {
+export function answerOfContent(
+  content: Record<string, unknown> | undefined,
+  always: boolean,
+): ApproverAnswer {
   const approved = content?.approve === true;
   const remember = content?.remember;
   // a refusal is not remembered for a session (only an "always" one is written, as a deny rule)

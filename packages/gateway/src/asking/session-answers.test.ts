@@ -86,7 +86,7 @@ policy:
   };
   const remembered = toolgate('remembered');
 
-  it('is not asked again in the session, is asked for another subject, and is recorded with its scope each time', async () => {
+  it('is not asked again in the session, is asked for another subject and in another session, and is recorded with its scope each time', async () => {
     const first = await open(() => 'session');
     expect(await first.read('hello.txt')).toContain('hello from the workspace');
     expect(first.asked).toHaveLength(1);
@@ -110,14 +110,13 @@ policy:
     expect(answers[1]!.reason).toBe('remembered for this session: the user approved it');
     expect(answers[2]!.reason).toBe('remembered for this session: the user approved it');
     expect(readFileSync(user, 'utf8')).toBe('default: ask\nrules: []\n'); // nothing written for always
-  });
 
-  it('is asked again in another session of the same client', async () => {
+    // another session of the same client is asked again (and a "once" answer holds once)
     const second = await open(() => 'once');
     expect(await second.read('hello.txt')).toContain('hello from the workspace');
     expect(second.asked).toHaveLength(1);
     expect(await second.read('hello.txt')).toContain('hello from the workspace');
-    expect(second.asked).toHaveLength(2); // a "once" answer holds once
+    expect(second.asked).toHaveLength(2);
   });
 
   it('remembered forget --sessions --pid forgets it in the running gateway, and the ledger says so', async () => {
@@ -132,7 +131,10 @@ policy:
       { timeout: 60_000, interval: 100 },
     );
     const forgotten = ledgerLines(ledger).find((line) => line.kind === 'approvals.forgotten')!;
-    expect(forgotten.payload).toMatchObject({ scope: 'session', reason: 'the gateway was reloaded (SIGHUP)' });
+    expect(forgotten.payload).toMatchObject({
+      scope: 'session',
+      reason: 'the gateway was reloaded (SIGHUP)',
+    });
     expect(forgotten.payload.count).toBeGreaterThanOrEqual(2); // draft.txt here, hello.txt in the first session
     expect(await third.read('draft.txt')).toContain('draft.txt');
     expect(third.asked).toHaveLength(2);
@@ -144,7 +146,9 @@ policy:
     await fourth.read('other.txt');
     expect(fourth.asked).toHaveLength(1);
     const listed = (await remembered([])).stdout;
-    expect(listed).toMatch(/ {2}1 {2}allow fs__read_text_file; agents desktop; clients desktop; paths other\.txt/);
+    expect(listed).toMatch(
+      / {2}1 {2}allow fs__read_text_file; agents desktop; clients desktop; paths other\.txt/,
+    );
 
     const reloads = () => ledgerLines(ledger).filter((line) => line.kind === 'config.reloaded').length;
     const before = reloads();

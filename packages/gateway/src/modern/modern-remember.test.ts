@@ -21,12 +21,16 @@ async function modernClient(url: string, token: string, remember: string) {
     { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } },
   );
   client.setRequestHandler('elicitation/create', (request) => {
-    const schema = request.params.requestedSchema as { properties?: Record<string, { enum?: string[] }> };
+    const schema = ('requestedSchema' in request.params ? request.params.requestedSchema : {}) as {
+      properties?: Record<string, { enum?: string[] }>;
+    };
     asked.push(`${request.params.message} | remember: ${schema?.properties?.remember?.enum?.join('/')}`);
     return { action: 'accept', content: { approve: true, remember } };
   });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
   );
   return { client, asked };
 }
@@ -72,7 +76,7 @@ describe('a 2026-07-28 client answers "for this session"', { timeout: 180_000 },
     return { ...opened, read };
   };
 
-  it('is offered once or session, and a session answer is not asked again for the same subject', async () => {
+  it('is offered once or session; a session answer is not asked again for the same subject, but for another subject or client', async () => {
     const desktop = await open(tokens.desktop, 'session');
     expect(await desktop.read('hello.txt')).toContain('hello from the workspace');
     expect(desktop.asked).toHaveLength(1);
@@ -92,18 +96,17 @@ describe('a 2026-07-28 client answers "for this session"', { timeout: 180_000 },
     expect(String(answers[1]!.by)).toContain('client "desktop"');
     expect(answers[2]).toMatchObject({ from: 'approver', approved: true, scope: 'session' });
     expect(answers[2]!.reason).toMatch(/^remembered for this session/);
-  });
 
-  it('is asked again for another client, and a once answer stays the caller’s', async () => {
+    // another client is asked again; its "once" answers stay the caller's, with no scope
     const agent = await open(tokens.agent, 'once');
     expect(await agent.read('hello.txt')).toContain('hello from the workspace');
     expect(await agent.read('hello.txt')).toContain('hello from the workspace');
     expect(agent.asked).toHaveLength(2);
-    const answers = answersFor(ledger, 'fs__read_text_file', 'hello.txt').slice(3);
-    expect(answers.filter((answer) => answer.approved === true)).toEqual([
+    const agents = answersFor(ledger, 'fs__read_text_file', 'hello.txt').slice(3);
+    expect(agents.filter((answer) => answer.approved === true)).toEqual([
       expect.objectContaining({ from: 'caller' }),
       expect.objectContaining({ from: 'caller' }),
     ]);
-    expect(answers.some((answer) => 'scope' in answer)).toBe(false);
+    expect(agents.some((answer) => 'scope' in answer)).toBe(false);
   });
 });

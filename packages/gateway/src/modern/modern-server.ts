@@ -128,7 +128,9 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
       const result = await gateway.callTool({ client, tool: name, parameters }, { ...options, approver });
       if (asked !== undefined && canElicit && state === undefined) {
         return sdk.inputRequired({
-          inputRequests: { [approvalKey]: sdk.inputRequired.elicit(approvalQuestion(asked, always(gateway))) },
+          inputRequests: {
+            [approvalKey]: sdk.inputRequired.elicit(approvalQuestion(asked, always(gateway))),
+          },
           requestState: await codec.mint(
             {
               call: callDigest(name, parameters),
