@@ -2,9 +2,6 @@ import type { ApprovalRequest, Approver } from '@toolgate/core';
 
 type ApproverAnswer = Exclude<Awaited<ReturnType<Approver>>, boolean>;
 
-/** How long an answer holds: `once`, `session`, and `always` where a policy layer remembers. */
-export type Remember = 'once' | 'session' | 'always';
-
 /**
  * The elicitation that asks a client's user to approve a call policy said `ask` for: `approve`, and
  * `remember` — `once`, `session`, and `always` only when `always` is true (a `policy:` layer says

@@ -7,7 +7,7 @@
  * @module
  */
 export { writingAlways } from './always-answers.js';
-export { answerOfContent, approvalQuestion, type Remember } from './approval-question.js';
+export { answerOfContent, approvalQuestion } from './approval-question.js';
 export { CallsInFlight } from './calls-in-flight.js';
 export { askingThrough, passRequest } from './pass-request.js';
 export { forgetSessionAnswers, SessionAnswers } from './session-answers.js';
