@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +108,36 @@ describe('a 2026-07-28 client answers "for this session"', { timeout: 180_000 },
       expect.objectContaining({ from: 'caller' }),
     ]);
     expect(agents.some((answer) => 'scope' in answer)).toBe(false);
+  });
+
+  it('is offered always where a layer remembers: written to it, recorded with its scope, not asked again', async () => {
+    writeFileSync(join(place.workspace, 'kept.txt'), 'kept for always\n');
+    writeFileSync(join(place.dir, 'user.yaml'), 'default: ask\nrules: []\n');
+    const layered = join(place.dir, 'layered.yaml');
+    const text = readFileSync(join(place.dir, 'gateway.yaml'), 'utf8');
+    writeFileSync(
+      layered,
+      text.replace(
+        /^policy:\n(?: {2}.*\n)+/m,
+        `policy:
+  - layer: managed
+    rules:
+      - { tools: ["fs__*"], paths: ["**/secret/**"], decision: deny, reason: secrets stay put }
+      - { tools: ["ev__*", "mine__*", "fs__list_directory"], decision: allow }
+  - { layer: user, file: ./user.yaml, remember: true }
+`,
+      ),
+    );
+    await gateway.reload(await loadConfig(layered, env));
+    const desktop = await open(tokens.desktop, 'always');
+    expect(await desktop.read('kept.txt')).toContain('kept for always');
+    expect(desktop.asked).toHaveLength(1);
+    expect(desktop.asked[0]).toContain('remember: once/session/always');
+    expect(readFileSync(join(place.dir, 'user.yaml'), 'utf8')).toContain('paths: [kept.txt]');
+    expect(await desktop.read('kept.txt')).toContain('kept for always');
+    expect(desktop.asked).toHaveLength(1); // judged by the rule written
+    const answers = answersFor(ledger, 'fs__read_text_file', 'kept.txt');
+    expect(answers[1]).toMatchObject({ from: 'approver', approved: true, scope: 'always' });
+    expect(String(answers[1]!.reason)).toContain('always: remembered in');
   });
 });
