@@ -22,24 +22,31 @@ usage:
   toolgate-gateway approvals --config gateway.yaml  (fleet) the calls waiting for an operator's approval
   toolgate-gateway answer ID --approve|--deny --config gateway.yaml [--reason TEXT] [--by NAME]
                                                     (fleet) answer one, whichever instance's call waits
+  toolgate-gateway remembered --config gateway.yaml  the "always" answers, numbered (rules of the
+                                                    policy: layer that says remember: true)
+  toolgate-gateway remembered forget [N...] [--sessions] --config gateway.yaml [--pid PID]
+                                                    remove "always" answers N...; --pid sends the running
+                                                    gateway SIGHUP, which also forgets every answer
+                                                    given "for this session" (--sessions: only that)
 
 options:
   --config FILE   the YAML configuration (required; or the TOOLGATE_GATEWAY_CONFIG variable)
   --http          streamable HTTP (host, port and path from the config's "http"; default 127.0.0.1, a free port, /mcp)
   --port N        the HTTP port, over the config's
   --fingerprint F (approve) approve only if the latest change is the one review showed with F
-  --pid PID       (approve) send SIGHUP to the running gateway so it applies the approval now
-                  (checked first: PID must be a running toolgate-gateway)
+  --pid PID       (approve, remembered forget) send SIGHUP to the running gateway so it applies
+                  the change now (checked first: PID must be a running toolgate-gateway)
   --version       print the version
 
-example:
+examples:
   DESKTOP_TOKEN=$(openssl rand -hex 24) toolgate-gateway --config gateway.yaml --http --port 8765
+  toolgate-gateway remembered forget 2 --config gateway.yaml --pid 4242
 
 Over HTTP it speaks MCP 2026-07-28 (stateless) and 2025-11-25 (sessions); instances behind one
 address share TOOLGATE_GATEWAY_STATE_KEY (32+ characters), which signs the state of an ask.
 
 SIGHUP reloads the config (clients, grants, policy, approve) without dropping clients; a bad
-config is refused and the old one kept. Exit codes: 0 done, 1 failed while running, 2 bad
+config is refused and the old one kept. It also forgets every answer remembered for a session. Exit codes: 0 done, 1 failed while running, 2 bad
 command line or config.
 `;
 
@@ -82,7 +89,7 @@ export function parseGatewayArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (positionals.length > 0) {
     throw new ToolgateError(
       'INVALID_DEFINITION',
-      `unknown command ${JSON.stringify(positionals[0])}; the commands are "review" and "approve"`,
+      `unknown command ${JSON.stringify(positionals[0])}; the commands are "review", "approve", "approvals", "answer" and "remembered"`,
     );
   }
   return {

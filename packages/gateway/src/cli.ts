@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 /**
  * `toolgate-gateway`: serves upstream MCP servers to MCP clients through grants, policy and a
- * ledger, on stdio or streamable HTTP; `approve` approves a changed upstream tool.
+ * ledger, on stdio or streamable HTTP; `approve` approves a changed upstream tool; `remembered`
+ * lists and forgets the answers its clients' users gave for always or for a session.
  *
  * @module
  */
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { serveStdioEras } from '@toolgate/mcp-server';
 import { approveTool } from './approve.js';
+import { forgetSessionAnswers } from './asking/index.js';
+import { runRememberedCommand } from './asking/remembered-cli.js';
 import { parseGatewayArgs, usage } from './cli-options.js';
 import { loadConfig } from './config-load.js';
 import { runFleetCommand } from './fleet/fleet-cli.js';
@@ -28,6 +31,9 @@ let answersStdioClient = false;
 async function main(): Promise<void> {
   // approvals and answer: the fleet's operator approvals (fleet/fleet-cli.ts)
   if (await runFleetCommand(process.argv.slice(2), process.env, (text) => process.stdout.write(text))) return;
+  // remembered: the answers kept for always and for a session, and forgetting them
+  if (await runRememberedCommand(process.argv.slice(2), process.env, (text) => process.stdout.write(text)))
+    return;
   const command = parseGatewayArgs(process.argv.slice(2), process.env);
   if (command.command === 'help') {
     process.stdout.write(usage);
@@ -74,6 +80,10 @@ async function main(): Promise<void> {
   let reloading = Promise.resolve();
   process.on('SIGHUP', () => {
     reloading = reloading.then(async () => {
+      // answers given for a session were given under the config before: asked again after a reload
+      await forgetSessionAnswers(gateway, 'the gateway was reloaded (SIGHUP)').catch((error: unknown) =>
+        log(`could not record the session answers forgotten: ${messageOf(error)}`),
+      );
       try {
         // every check of the start, on the config as it is now
         const servingStdio = config.stdioClient;

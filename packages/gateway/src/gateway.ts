@@ -13,7 +13,7 @@ import {
 } from '@toolgate/core';
 import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
 import { MCPResolver, type McpServerConfig, type ReviewedTool } from '@toolgate/mcp-client';
-import { CallsInFlight, passRequest } from './asking/index.js';
+import { CallsInFlight, passRequest, SessionAnswers } from './asking/index.js';
 import { type CallerIdentity, identityRecord } from './auth/index.js';
 import { describeChange } from './change-notice.js';
 import { clientGrant, clientGrants } from './client-grant.js';
@@ -69,6 +69,8 @@ export class Gateway {
   readonly recorder: LedgerRecorder;
   /** The calls under way on each upstream: whose user an upstream's own request goes to. */
   readonly callsInFlight = new CallsInFlight();
+  /** The answers its clients' users gave for a session, remembered until it ends or a reload. */
+  readonly sessionAnswers = new SessionAnswers();
   /** Calls and refusals counted, and call latencies, for `/metrics`. */
   readonly metrics = new GatewayMetrics();
   /** The connected client sessions, told about upstream list changes, resource updates and log messages. */

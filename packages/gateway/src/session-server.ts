@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -9,7 +10,7 @@ import type { ApprovalRequest, Approver } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { callerDeadline, progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
-import { askingThrough, writingAlways } from './asking/index.js';
+import { answerOfContent, approvalQuestion, askingThrough, writingAlways } from './asking/index.js';
 import { identityOf } from './auth/index.js';
 import type { Gateway, GatewayCallOptions } from './gateway.js';
 import { packageVersion } from './package-version.js';
@@ -20,7 +21,8 @@ import { serveSurface, toolListFor } from './surface/index.js';
  * The MCP server one connected client talks to: `tools/list` offers exactly the tools its grant
  * names (as approved), `tools/call` goes through the gateway (grant → policy → upstream), progress
  * and cancellation pass through, and a policy `ask` becomes an elicitation to this client when it
- * declared the capability (else a deny that says why).
+ * declared the capability (else a deny that says why). An answer given "for this session" holds
+ * until this server closes (an HTTP session, or the stdio connection).
  */
 export function createSessionServer(gateway: Gateway, client: string): Server {
   const server = new Server(
@@ -28,6 +30,13 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     { capabilities: { tools: { listChanged: true } } },
   );
   const session = serveSurface(server, gateway, client);
+  // this connection's session: the answers its user gave "for this session" last until it closes
+  const sessionId = randomUUID();
+  const closed = server.onclose;
+  server.onclose = () => {
+    gateway.sessionAnswers.end(sessionId);
+    closed?.();
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = await toolListFor(gateway, client);
     session.seen.tools = JSON.stringify(tools);
@@ -60,7 +69,10 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
           ...options,
           approver: writingAlways(
             gateway,
-            elicitingApprover(server, extra.sendRequest, gateway.config.rememberFile !== undefined),
+            gateway.sessionAnswers.approver(
+              sessionId,
+              elicitingApprover(server, extra.sendRequest, gateway.config.rememberFile !== undefined),
+            ),
           ),
         },
       );
@@ -79,9 +91,10 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
 type SendRequest = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]['sendRequest'];
 
 /**
- * Asks the connected client's user, by MCP elicitation, to approve a call policy said `ask` for.
- * A client that did not declare the elicitation capability gets a deny saying so. With `always`
- * (the policy has a layer that remembers), the user may also answer for always (`remember`).
+ * Asks the connected client's user, by MCP elicitation, to approve a call policy said `ask` for,
+ * offering to remember the answer for this session, and for always when `always` (the policy has a
+ * layer that remembers). A client that did not declare the elicitation capability gets a deny
+ * saying so.
  */
 function elicitingApprover(server: Server, sendRequest: SendRequest, always: boolean): Approver {
   return async (request: ApprovalRequest) => {
@@ -93,48 +106,10 @@ function elicitingApprover(server: Server, sendRequest: SendRequest, always: boo
     }
     // sent as part of the call (over HTTP: on the call's own response stream)
     const answer = await sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          message: approvalMessage(request),
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              approve: {
-                type: 'boolean',
-                title: 'Approve',
-                description: `Let "${request.tool}" run with these parameters`,
-              },
-              ...(always ? { remember: rememberChoice } : {}),
-            },
-            required: ['approve'],
-          },
-        },
-      },
+      { method: 'elicitation/create', params: approvalQuestion(request, always) },
       ElicitResultSchema,
     );
     if (answer.action !== 'accept') return { approved: false, reason: `the user chose ${answer.action}` };
-    const approved = answer.content?.approve === true;
-    return {
-      approved,
-      reason: approved ? 'the user approved it' : 'the user declined it',
-      ...(always && answer.content?.remember === 'always' ? { scope: 'always' } : {}),
-    };
+    return answerOfContent(answer.content, always);
   };
-}
-
-/** The elicitation's choice of how long an answer holds, offered when a policy layer remembers. */
-const rememberChoice = {
-  type: 'string',
-  title: 'Remember',
-  description:
-    'once: this call only; always: written to your policy file, so the same tool on the same paths, commands and hosts is not asked about again',
-  enum: ['once', 'always'],
-  default: 'once',
-} as const;
-
-function approvalMessage(request: ApprovalRequest): string {
-  const parameters = JSON.stringify(request.parameters);
-  const shown = parameters.length > 2000 ? `${parameters.slice(0, 2000)}…` : parameters;
-  return `Policy asks before "${request.tool}" runs (${request.reason}). Parameters: ${shown}`;
 }

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   messageOf,
@@ -10,6 +8,7 @@ import {
   RulePolicy,
 } from '@toolgate/core';
 import { alwaysRule } from './always-rule.js';
+import { rewritePolicyFile } from './policy-rewrite.js';
 
 /** What {@link writeAlwaysRule} takes. */
 export interface AlwaysAnswer {
@@ -44,9 +43,9 @@ const writing = new Map<string, Promise<unknown>>();
  * when no rule can name exactly the call, or when the rule would not decide it — an allow in the
  * last layer never loosens an ask or deny a rule (of any layer) gave; it decides only what the
  * default would have asked. The file is written whole to a temporary file beside it and renamed
- * over it; it is read again just before, and if it changed since it was read (an edit by hand, or
- * another gateway), the rule is appended to the new text instead, so no edit is lost. Writes to one
- * file within a process are taken one at a time.
+ * over it, one writer at a time across processes (`FILE.lock`); it is read again just before, and
+ * if it changed since it was read (an edit by hand), the rule is appended to the new text instead,
+ * so no edit is lost.
  *
  * @example
  * const done = await writeAlwaysRule({ file: 'user.yaml', policy, request, decision: 'allow', reason: 'answered always' });
@@ -78,26 +77,16 @@ export async function writeAlwaysRule(answer: AlwaysAnswer): Promise<AlwaysWritt
   return { written: true, rule, file: answer.file, verdict };
 }
 
-/** Appends `rule` to the policy file, atomically, to the text it holds when written (three tries). */
-async function appendRule(file: string, rule: PolicyRule): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const text = await readFile(file, 'utf8');
+/** Appends `rule` to the policy file, atomically, to the text it holds when written. */
+function appendRule(file: string, rule: PolicyRule): Promise<void> {
+  return rewritePolicyFile(file, async (text) => {
     const next = await withRule(text, rule, file);
     const written = parsePolicyText(next, file).document.rules;
     const had = parsePolicyText(text, file).document.rules;
     if (written.length !== had.length + 1)
       throw new Error(`appending a rule to ${file} did not give one more rule; it is left as it was`);
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temporary, next, { mode: (await stat(file)).mode & 0o777, flag: 'wx' });
-    try {
-      if ((await readFile(file, 'utf8')) !== text) continue; // changed meanwhile: append to the new text
-      await rename(temporary, file);
-      return;
-    } finally {
-      await unlink(temporary).catch(() => undefined); // renamed away, or abandoned
-    }
-  }
-  throw new Error(`${file} kept changing while the rule was written; answer again`);
+    return next;
+  });
 }
 
 /** The policy text with `rule` appended to its `rules`, its other text untouched where the format allows. */

@@ -2,7 +2,7 @@
  * @toolgate/policy-cli: a policy from layered files and directories (`loadPolicyFiles`), the lint
  * for rules that never decide (`lintPolicy`), and the `toolgate` command (`toolgate policy check`,
  * `toolgate policy explain`), which this entry runs in-process, and `writeAlwaysRule`, which
- * writes an approver's `always` answer back to the user's layer.
+ * writes an approver's `always` answer back to the user's layer (`forgetRules` revokes one).
  *
  * @module
  */
@@ -18,3 +18,4 @@ export {
   readPolicyLayers,
 } from './policy-files.js';
 export { type LintFinding, lintPolicy } from './policy-lint.js';
+export { forgetRules, listRules } from './rules-forget.js';

@@ -66,7 +66,7 @@ policy:
   it('asks once, writes the rule to the user layer keeping its comment, and the next call is not asked', async () => {
     expect(await read('hello.txt')).toContain('hello from the workspace');
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('remember: once/always');
+    expect(asked[0]).toContain('remember: once/session/always');
     const text = readFileSync(user, 'utf8');
     expect(text).toContain('# my own answers (toolgate appends to this file)');
     expect(text).toContain('paths: [hello.txt]');

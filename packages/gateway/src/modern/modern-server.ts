@@ -4,6 +4,7 @@ import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
+import { answerOfContent, approvalQuestion, writingAlways } from '../asking/index.js';
 import type { CallerIdentity } from '../auth/index.js';
 import type { Gateway, GatewayCallOptions } from '../gateway.js';
 import { packageVersion } from '../package-version.js';
@@ -12,8 +13,8 @@ import type { AnsweredStates } from './answered-states.js';
 import { type ApprovalState, approvalStateTtlSeconds, callDigest } from './approval-state.js';
 import { type ModernSurface, modernCapabilities, serveModernSurface } from './modern-surface.js';
 
-/** An answer given outside the gate: here, the client's, carried by its retry. */
-type ExternalDecision = NonNullable<CallOptions['decision']>;
+/** An answer given outside the gate: here, the client's, carried by its retry (with how far it reaches). */
+type RetryAnswer = NonNullable<CallOptions['decision']> & { scope?: string };
 
 /** The key of the one input request an `ask` sends: the approval. */
 export const approvalKey = 'toolgate.approval';
@@ -44,6 +45,9 @@ export interface ModernGatewayServerOptions {
  * `input_required` with an elicitation and a signed `requestState` bound to this client and to
  * this tool and these arguments; the client's retry carries the answer, which the gate records as
  * the caller's decision (`answer.from: caller`). The first round is recorded too: asked, not run.
+ * The user may answer `once`, `session` (remembered for this client and the identity its token
+ * named, while this gateway runs: no later call of the same tool on the same subject asks) or,
+ * where a layer remembers, `always`; those two are recorded as the approver's, with their scope.
  * Prompts, resources and completion are served as `options.surface` says (see `serveModernSurface`),
  * so `server/discover` declares the union of what the upstreams serve this client.
  */
@@ -103,7 +107,7 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
     const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
     const declared = envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
     const canElicit = declared?.elicitation !== undefined;
-    const approver: Approver = async (ask) => {
+    const askByInputRequired: Approver = async (ask) => {
       asked = ask;
       return canElicit
         ? { approved: false, reason: 'asked the client by input_required; its answer comes with the retry' }
@@ -112,12 +116,21 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
             reason: 'this client did not declare the MCP elicitation capability, so nobody could be asked',
           };
     };
-    if (state !== undefined) options.decision = answerOf(context, client);
+    // "for this session": this client as its token named it, for the life of this gateway process
+    const session = `modern\0${client}\0${identity?.issuer ?? ''}\0${identity?.subject ?? ''}`;
+    const answer = state === undefined ? undefined : answerOf(context, client, always(gateway));
+    let approver = gateway.sessionAnswers.approver(session, askByInputRequired);
+    // an answer that reaches past this call goes through the approvers that remember it
+    if (answer?.scope === 'always') approver = writingAlways(gateway, () => answer);
+    else if (answer?.scope === 'session') approver = gateway.sessionAnswers.approver(session, () => answer);
+    else if (answer !== undefined) options.decision = answer;
     try {
       const result = await gateway.callTool({ client, tool: name, parameters }, { ...options, approver });
       if (asked !== undefined && canElicit && state === undefined) {
         return sdk.inputRequired({
-          inputRequests: { [approvalKey]: sdk.inputRequired.elicit(approvalElicitation(asked)) },
+          inputRequests: {
+            [approvalKey]: sdk.inputRequired.elicit(approvalQuestion(asked, always(gateway))),
+          },
           requestState: await codec.mint(
             {
               call: callDigest(name, parameters),
@@ -137,34 +150,22 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
   });
 }
 
-/** The client's answer to the approval, from the retry's input responses, as the caller's decision. */
-function answerOf(context: ServerContext, client: string): ExternalDecision {
+/**
+ * The client's answer to the approval, from the retry's input responses: the caller's decision, with
+ * the `scope` the user chose when it reaches past this call (`session`, `always`).
+ */
+function answerOf(context: ServerContext, client: string, always: boolean): RetryAnswer {
   const by = `client "${client}" (its user, by input_required)`;
   const response = context.mcpReq.inputResponses?.[approvalKey] as
-    | { action?: string; content?: { approve?: unknown } }
+    | { action?: string; content?: Record<string, unknown> }
     | undefined;
   if (response === undefined) return { approved: false, by, reason: 'the retry carried no answer' };
   if (response.action !== 'accept')
     return { approved: false, by, reason: `the user chose ${response.action}` };
-  const approved = response.content?.approve === true;
-  return { approved, by, reason: approved ? 'the user approved it' : 'the user declined it' };
+  return { ...answerOfContent(response.content, always), by };
 }
 
-function approvalElicitation(request: ApprovalRequest) {
-  const parameters = JSON.stringify(request.parameters);
-  const shown = parameters.length > 2000 ? `${parameters.slice(0, 2000)}…` : parameters;
-  return {
-    message: `Policy asks before "${request.tool}" runs (${request.reason}). Parameters: ${shown}`,
-    requestedSchema: {
-      type: 'object' as const,
-      properties: {
-        approve: {
-          type: 'boolean' as const,
-          title: 'Approve',
-          description: `Let "${request.tool}" run with these parameters`,
-        },
-      },
-      required: ['approve'],
-    },
-  };
+/** Whether the policy has a layer that remembers `always` answers. */
+function always(gateway: Gateway): boolean {
+  return gateway.config.rememberFile !== undefined;
 }

@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,4 +193,37 @@ export async function eventually(check: () => Promise<boolean>, boundMs = 60_000
     if (Date.now() > end) throw new Error('the awaited outcome did not come within the bound');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** One record of a file ledger, as the tests read it. */
+export interface LedgerLine {
+  kind: string;
+  payload: Record<string, unknown>;
+}
+
+/** The records of a file ledger, oldest first (none while it does not exist yet). */
+export function ledgerLines(path: string): LedgerLine[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LedgerLine);
+}
+
+/** The answers recorded (`policy.decided`) for calls of `tool` whose parameters say `path` ends so. */
+export function answersFor(path: string, tool: string, file: string): Array<Record<string, unknown>> {
+  const lines = ledgerLines(path);
+  const calls = new Set(
+    lines
+      .filter(
+        (line) =>
+          line.kind === 'tool.called' &&
+          line.payload.tool === tool &&
+          String((line.payload.parameters as { path?: unknown })?.path).endsWith(`/${file}`),
+      )
+      .map((line) => line.payload.callId),
+  );
+  return lines
+    .filter((line) => line.kind === 'policy.decided' && calls.has(line.payload.callId))
+    .map((line) => (line.payload.answer ?? {}) as Record<string, unknown>);
 }
