@@ -88,8 +88,12 @@ describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round
   it('declares elicitation, in form mode with defaults applied, when its config answers the server', async () => {
     const upstream = await modernUpstream(deployServer);
     await attach(upstream, { onServerRequest: async () => ({ action: 'cancel' }) });
-    const capabilities = upstream.received.map(
-      (request) => (request.body.params?._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities'],
+    const requests = upstream.received.filter((request) => request.body.id !== undefined);
+    const capabilities = requests.map(
+      (request) =>
+        (request.body.params?._meta as Record<string, unknown> | undefined)?.[
+          'io.modelcontextprotocol/clientCapabilities'
+        ],
     );
     expect(capabilities.length).toBeGreaterThan(0);
     for (const declared of capabilities) {
@@ -98,10 +102,22 @@ describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round
   });
 
   it('declines the elicitation when nobody answers for it, and still carries the requestState back', async () => {
-    const upstream = await modernUpstream(deployServer);
+    // The SDK's server asks only what the client declared; a careless server asks anyway.
+    const upstream = await modernUpstream(deployServer, (body) => {
+      if (body.method !== 'tools/call') return undefined;
+      const { inputResponses, requestState } = body.params ?? {};
+      if (inputResponses === undefined) {
+        return {
+          resultType: 'input_required',
+          inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', ...confirmation } } },
+          requestState: 'careless',
+        };
+      }
+      return { content: [{ type: 'text', text: JSON.stringify({ answer: inputResponses, state: requestState }) }] };
+    });
     const resolver = await attach(upstream);
     const result = await resolver.call('deploy', { env: 'staging' });
-    expect(result).toEqual({ answer: { action: 'decline' }, state: 'opaque:staging:\u00e9=' });
+    expect(result).toEqual({ answer: { confirm: { action: 'decline' } }, state: 'careless' });
   });
 
   it(`gives up with TOOL_FAILED, naming server and tool, when the server still asks after ${maxInputRounds} rounds`, async () => {

@@ -20,8 +20,13 @@ export interface ModernUpstream {
 /**
  * A real 2.x SDK server (`build` makes one per request, as stateless serving does) behind the SDK's
  * `createMcpHandler` over node http, speaking MCP 2026-07-28 only, keeping what each POST carried.
+ * `careless` answers a request itself when it returns a result (a server that skips the SDK's
+ * checks, such as the one that asks only what the client declared).
  */
-export async function modernUpstream(build: () => McpServer | Server): Promise<ModernUpstream> {
+export async function modernUpstream(
+  build: () => McpServer | Server,
+  careless: (body: ReceivedRequest['body']) => Record<string, unknown> | undefined = () => undefined,
+): Promise<ModernUpstream> {
   const received: ReceivedRequest[] = [];
   const handler = createMcpHandler(() => build(), { legacy: 'reject' });
   const http: HttpServer = createServer(async (request, response) => {
@@ -35,7 +40,14 @@ export async function modernUpstream(build: () => McpServer | Server): Promise<M
       seen[name] = value;
     }
     if (request.method === 'POST') {
-      received.push({ headers: seen, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedRequest['body'];
+      received.push({ headers: seen, body });
+      const result = careless(body);
+      if (result !== undefined) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
+        return;
+      }
     }
     const answer = await handler.fetch(
       new Request(`http://${request.headers.host}${request.url}`, {
