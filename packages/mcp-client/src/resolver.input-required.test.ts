@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { MCPResolver } from './resolver.js';
 import type { HttpServerConfig } from './server-config.js';
-import { fixture } from './testing-fixtures/servers.js';
 import { type ModernUpstream, modernUpstream } from './testing-fixtures/modern-upstream.js';
+import { fixture } from './testing-fixtures/servers.js';
 import { maxInputRounds } from './transport/input-rounds.js';
 
 const confirmation = {
@@ -44,12 +44,17 @@ function deployServer(): McpServer {
     'stubborn',
     { description: 'Never satisfied.', inputSchema: z.object({}) },
     async () =>
-      inputRequired({ inputRequests: { again: inputRequired.elicit(confirmation) }, requestState: 'again' }) as never,
+      inputRequired({
+        inputRequests: { again: inputRequired.elicit(confirmation) },
+        requestState: 'again',
+      }) as never,
   );
   return server;
 }
 
-describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round trip)', { timeout: 120_000 }, () => {
+describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round trip)', {
+  timeout: 120_000,
+}, () => {
   const cleanup: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
@@ -109,11 +114,15 @@ describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round
       if (inputResponses === undefined) {
         return {
           resultType: 'input_required',
-          inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', ...confirmation } } },
+          inputRequests: {
+            confirm: { method: 'elicitation/create', params: { mode: 'form', ...confirmation } },
+          },
           requestState: 'careless',
         };
       }
-      return { content: [{ type: 'text', text: JSON.stringify({ answer: inputResponses, state: requestState }) }] };
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ answer: inputResponses, state: requestState }) }],
+      };
     });
     const resolver = await attach(upstream);
     const result = await resolver.call('deploy', { env: 'staging' });
@@ -122,7 +131,9 @@ describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round
 
   it(`gives up with TOOL_FAILED, naming server and tool, when the server still asks after ${maxInputRounds} rounds`, async () => {
     const upstream = await modernUpstream(deployServer);
-    const resolver = await attach(upstream, { onServerRequest: async () => ({ action: 'accept', content: {} }) });
+    const resolver = await attach(upstream, {
+      onServerRequest: async () => ({ action: 'accept', content: {} }),
+    });
     const failure = await resolver.call('stubborn', {}).catch((error: unknown) => error);
     expect(ToolgateError.is(failure) && failure.code).toBe('TOOL_FAILED');
     expect((failure as Error).message).toContain('MCP server "upstream", in a call to "stubborn"');
@@ -131,10 +142,14 @@ describe('MCPResolver answers input_required results (MCP 2026-07-28 multi-round
   });
 });
 
-describe('MCPResolver applies elicitation defaults for a 2025-11-25 server (SEP-1034)', { timeout: 120_000 }, () => {
+describe('MCPResolver applies elicitation defaults for a 2025-11-25 server (SEP-1034)', {
+  timeout: 120_000,
+}, () => {
   it("fills the requested schema's defaults into an accepted answer that leaves them out", async () => {
     const resolver = await MCPResolver.connect([
-      fixture('eliciting.mjs', { onServerRequest: async () => ({ action: 'accept', content: { guests: 4 } }) }),
+      fixture('eliciting.mjs', {
+        onServerRequest: async () => ({ action: 'accept', content: { guests: 4 } }),
+      }),
     ]);
     try {
       const answer = await resolver.call('book', {});

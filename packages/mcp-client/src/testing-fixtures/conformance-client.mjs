@@ -42,7 +42,10 @@ try {
   if (Array.isArray(context.toolCalls)) {
     // A null argument is left out, as an app does: the gate refuses null where the schema wants a value.
     for (const { name, arguments: parameters } of context.toolCalls) {
-      await call(name, Object.fromEntries(Object.entries(parameters ?? {}).filter(([, value]) => value !== null)));
+      await call(
+        name,
+        Object.fromEntries(Object.entries(parameters ?? {}).filter(([, value]) => value !== null)),
+      );
     }
   } else if (scenario === 'initialize' || scenario === 'tools_call') {
     if (tools[0] !== undefined) await call(tools[0], { a: 2, b: 3 });

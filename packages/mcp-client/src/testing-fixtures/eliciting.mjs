@@ -6,21 +6,25 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 const server = new McpServer({ name: 'eliciting', version: '1.0.0' });
 
-server.registerTool('book', { description: 'Books a table, asking its client for the details.' }, async () => {
-  const answer = await server.server.elicitInput({
-    message: 'Book a table?',
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', default: 'Ada' },
-        guests: { type: 'integer', default: 2 },
-        seating: { type: 'string', enum: ['inside', 'terrace'], default: 'terrace' },
-        confirmed: { type: 'boolean', default: true },
+server.registerTool(
+  'book',
+  { description: 'Books a table, asking its client for the details.' },
+  async () => {
+    const answer = await server.server.elicitInput({
+      message: 'Book a table?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', default: 'Ada' },
+          guests: { type: 'integer', default: 2 },
+          seating: { type: 'string', enum: ['inside', 'terrace'], default: 'terrace' },
+          confirmed: { type: 'boolean', default: true },
+        },
       },
-    },
-  });
-  return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
-});
+    });
+    return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  },
+);
 
 const transport = new StdioServerTransport();
 process.stdin.on('end', () => process.exit(0));

@@ -38,7 +38,10 @@ export interface InputRounds {
  * sampling fails the call. Gives up with TOOL_FAILED after {@link maxInputRounds} rounds, or when
  * the server asks something malformed or an answer fails.
  */
-export async function completeInputRounds(first: CallToolResult, rounds: InputRounds): Promise<CallToolResult> {
+export async function completeInputRounds(
+  first: CallToolResult,
+  rounds: InputRounds,
+): Promise<CallToolResult> {
   let result = first;
   for (let round = 1; (result as { resultType?: unknown }).resultType === 'input_required'; round++) {
     if (round > maxInputRounds) {
@@ -51,7 +54,9 @@ export async function completeInputRounds(first: CallToolResult, rounds: InputRo
     const asked = requestsOf(inputRequests, rounds);
     const retry: InputRetry = requestState === undefined ? {} : { requestState };
     if (asked.length > 0) {
-      const answers = await Promise.all(asked.map(async ([key, request]) => [key, await answer(request, rounds)]));
+      const answers = await Promise.all(
+        asked.map(async ([key, request]) => [key, await answer(request, rounds)]),
+      );
       retry.inputResponses = Object.fromEntries(answers);
     } else {
       await sleep(stateOnlyPauseMs, undefined, rounds.signal ? { signal: rounds.signal } : {});
@@ -65,12 +70,16 @@ function requestsOf(inputRequests: unknown, rounds: InputRounds): Array<[string,
   if (inputRequests === undefined) return [];
   const malformed = () =>
     failed(rounds, 'answered input_required with inputRequests that are not requests by key; fix the server');
-  if (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests)) throw malformed();
+  if (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests))
+    throw malformed();
   return Object.entries(inputRequests).map(([key, request]) => {
     const { method, params } = (request ?? {}) as { method?: unknown; params?: unknown };
     if (typeof method !== 'string') throw malformed();
     if (!askable.has(method)) {
-      throw failed(rounds, `asked ${JSON.stringify(method.slice(0, 100))} by input_required, which no client answers`);
+      throw failed(
+        rounds,
+        `asked ${JSON.stringify(method.slice(0, 100))} by input_required, which no client answers`,
+      );
     }
     const isObject = typeof params === 'object' && params !== null && !Array.isArray(params);
     return [key, isObject ? { method, params: params as Record<string, unknown> } : { method }];
@@ -90,10 +99,16 @@ async function answer(request: ServerRequest, rounds: InputRounds): Promise<Reco
     return await rounds.answer(request, rounds.signal ?? new AbortController().signal);
   } catch (error) {
     if (ToolgateError.is(error)) throw error;
-    throw failed(rounds, `asked ${request.method} by input_required, and the answer failed: ${messageOf(error)}`);
+    throw failed(
+      rounds,
+      `asked ${request.method} by input_required, and the answer failed: ${messageOf(error)}`,
+    );
   }
 }
 
 function failed(rounds: InputRounds, what: string): ToolgateError {
-  return new ToolgateError('TOOL_FAILED', `MCP server "${rounds.server}", in a call to "${rounds.tool}", ${what}`);
+  return new ToolgateError(
+    'TOOL_FAILED',
+    `MCP server "${rounds.server}", in a call to "${rounds.tool}", ${what}`,
+  );
 }

@@ -22,7 +22,10 @@ describe('x-mcp-header declarations', () => {
 
   it('refuses a declaration that only items, anyOf or $defs reach, and one on the root', () => {
     for (const schema of [
-      { type: 'object', properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } },
+      {
+        type: 'object',
+        properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } },
+      },
       { type: 'object', anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] },
       { type: 'object', $defs: { id: { type: 'string', 'x-mcp-header': 'Id' } } },
       { type: 'object', 'x-mcp-header': 'Root' },
@@ -33,7 +36,10 @@ describe('x-mcp-header declarations', () => {
 
   it('refuses an empty name, a name with a control character, and one that is not ASCII', () => {
     for (const name of ['', 'Region\t1', 'Région', 'Region:Primary']) {
-      const scan = scanParamHeaders({ type: 'object', properties: { v: { type: 'string', 'x-mcp-header': name } } });
+      const scan = scanParamHeaders({
+        type: 'object',
+        properties: { v: { type: 'string', 'x-mcp-header': name } },
+      });
       expect('problem' in scan).toBe(true);
     }
   });

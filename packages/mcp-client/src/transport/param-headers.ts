@@ -67,7 +67,8 @@ export function scanParamHeaders(inputSchema: unknown): ParamHeaderScan {
         : keyedKeywords.has(keyword) && typeof sub === 'object' && sub !== null
           ? Object.values(sub)
           : [sub];
-      for (const branch of branches) stack.push({ node: branch, path: [...path, `<${keyword}>`], reachable: false });
+      for (const branch of branches)
+        stack.push({ node: branch, path: [...path, `<${keyword}>`], reachable: false });
     }
     const properties = schema.properties;
     if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
@@ -90,7 +91,8 @@ function declarationProblem(
   if (!reachable || path.length === 0) {
     return `x-mcp-header on ${where}, which is not reached from the root through "properties" alone`;
   }
-  if (typeof name !== 'string' || name.length === 0) return `x-mcp-header on ${where} is not a non-empty string`;
+  if (typeof name !== 'string' || name.length === 0)
+    return `x-mcp-header on ${where} is not a non-empty string`;
   if (!token.test(name)) {
     return `x-mcp-header ${JSON.stringify(name)} on ${where} is not an HTTP token (no spaces, control characters, non-ASCII or delimiters such as ":")`;
   }
@@ -116,7 +118,8 @@ export function paramHeaders(declared: readonly ParamHeader[], parameters: unkno
   for (const { path, name } of declared) {
     let value: unknown = parameters;
     for (const step of path) {
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
+      value =
+        typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
     }
     const text = primitiveText(value);
     if (text !== undefined) headers[`mcp-param-${name}`] = headerValue(text);

@@ -26,7 +26,11 @@ const askingCapabilities: ClientCapabilities = {
 };
 
 /** The requests (legacy era) handed to a config's `onServerRequest`. */
-export const askingRequests = [ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema] as const;
+export const askingRequests = [
+  ElicitRequestSchema,
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
+] as const;
 
 /** The client capabilities declared to a server, in either era: the asking ones only when the config answers. */
 export function clientCapabilities(config: McpServerConfig): ClientCapabilities {

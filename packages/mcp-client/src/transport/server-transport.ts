@@ -25,7 +25,11 @@ export interface TransportHooks {
  * tells `onFault` why (the session is then to be dropped), speaking MCP 2026-07-28 to a server
  * that offers it (with the config's client capabilities and each tool's `Mcp-Param-*` headers).
  */
-export function serverTransport(config: McpServerConfig, limits: ResolvedLimits, hooks: TransportHooks): Transport {
+export function serverTransport(
+  config: McpServerConfig,
+  limits: ResolvedLimits,
+  hooks: TransportHooks,
+): Transport {
   if (isStdioConfig(config)) {
     return new ProcessGroupStdioTransport({
       command: config.command,
