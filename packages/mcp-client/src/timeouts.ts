@@ -23,15 +23,3 @@ export function callerTimeMeta(deadline: number | undefined): { _meta?: Record<s
   if (deadline === undefined || !Number.isFinite(deadline)) return {};
   return { _meta: { [callerTimeKey]: Math.max(1, Math.ceil(deadline - Date.now())) } };
 }
-
-/**
- * A call's time: until the caller's deadline (the gate's budget) and a moment past it — the gate
- * ends the call at its deadline and cancels it, keeping the session; this timer is the backstop —
- * within the server's configured `timeoutMs` when it has one. The default only for a call that
- * brings no deadline.
- */
-export function callTimeoutMs(configured: number | undefined, deadline: number | undefined): number {
-  if (deadline === undefined || !Number.isFinite(deadline)) return configured ?? defaultCallTimeoutMs;
-  const remaining = Math.max(1, Math.ceil(deadline - Date.now())) + deadlineGraceMs;
-  return configured === undefined ? remaining : Math.min(configured, remaining);
-}
