@@ -51,8 +51,12 @@ interface ServerConfigBase {
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
   /**
    * Answers the server's own requests to its client — `elicitation/create`, `sampling/createMessage`,
-   * `roots/list` — for a gateway that passes them on to a user. With it, the client declares those
-   * capabilities to the server; without it, none (the server cannot ask anything).
+   * `roots/list` — for a gateway that passes them on to a user: a 2025-11-25 server's requests, and
+   * the input requests of a 2026-07-28 server's `input_required` results (the call is then sent
+   * again with the answers). With it, the client declares those capabilities to the server
+   * (elicitation in form mode, `applyDefaults`: an accepted answer gets the requested schema's
+   * defaults for the fields it leaves out); without it, none, and an `input_required` elicitation is
+   * declined.
    */
   onServerRequest?: (
     request: { method: string; params?: Record<string, unknown> },

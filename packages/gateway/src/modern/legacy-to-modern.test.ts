@@ -50,4 +50,12 @@ describe('a 2025-11-25 client through the gateway to a 2026-07-28-only upstream'
     expect(upstream.eras.length).toBeGreaterThan(0);
     expect(new Set(upstream.eras)).toEqual(new Set(['modern']));
   });
+
+  it("passes the upstream's input_required elicitation to the calling client, and its answer back with the state", async () => {
+    const result = await client.callTool({ name: 'md__confirm', arguments: {} });
+    expect(JSON.parse(textOf(result))).toEqual({
+      answer: { action: 'accept', content: { approve: true } },
+      state: 'state-of-confirm',
+    });
+  });
 });

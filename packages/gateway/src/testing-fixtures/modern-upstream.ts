@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 /** A running upstream of the 2026-07-28 era only (the SDK's 2.x handler, `legacy: 'reject'`). */
@@ -12,7 +12,9 @@ export interface ModernUpstream {
 }
 
 /**
- * Starts a modern-only MCP server over node http with one tool, `shout` (upper-cases `text`); with
+ * Starts a modern-only MCP server over node http with two tools, `shout` (upper-cases `text`) and
+ * `confirm` (asks by multi-round trip — an elicitation whose `approve` defaults to true and a
+ * `requestState` — and answers with the answer and state the retry carried); with
  * `surface`, also a prompt `greet` (argument `name`) and two resources, `modern://notes/today` and
  * `modern://notes/secret`.
  */
@@ -26,6 +28,25 @@ export async function startModernUpstream(options: { surface?: boolean } = {}): 
         'shout',
         { description: 'Upper-cases a text.', inputSchema: z.object({ text: z.string() }) },
         async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+      );
+      server.registerTool(
+        'confirm',
+        { description: 'Asks before it answers.', inputSchema: z.object({}) },
+        async (_arguments, context) => {
+          const answer = context.mcpReq.inputResponses?.approval;
+          if (answer === undefined) {
+            const requestedSchema = {
+              type: 'object' as const,
+              properties: { approve: { type: 'boolean' as const, default: true } },
+            };
+            return inputRequired({
+              inputRequests: { approval: inputRequired.elicit({ message: 'Go ahead?', requestedSchema }) },
+              requestState: 'state-of-confirm',
+            }) as never;
+          }
+          const text = JSON.stringify({ answer, state: context.mcpReq.requestState() });
+          return { content: [{ type: 'text', text }] };
+        },
       );
       if (options.surface) serveSurface(server);
       return server;

@@ -4,24 +4,26 @@ import { ToolgateError } from '@toolgate/core';
 import { capText } from '@toolgate/core/internal';
 import { z } from 'zod';
 import { formatBytes, type ResolvedLimits } from '../limits.js';
+import { type ParamHeader, scanParamHeaders } from '../transport/param-headers.js';
 
 /** A listed tool that is not served, and why. */
 export interface WithheldTool {
   /** Its name on the server. */
   remoteName: string;
-  /** Which limit it broke, as a sentence naming the limit. */
+  /** Which limit or rule it broke, as a sentence naming it. */
   reason: string;
 }
 
 /**
- * Stands in the collected list where a tool was withheld for breaking a limit, so the tools are
- * reported in the order the server listed them; nothing of the tool itself is kept.
+ * Stands in the collected list where a tool was withheld for breaking a limit (or the `x-mcp-header`
+ * rules), so the tools are reported in the order the server listed them; nothing of the tool
+ * itself is kept.
  */
 export class OverLimitTool {
   constructor(
     /** Its name on the server. */
     readonly name: string,
-    /** Which limit it broke, as a sentence naming the limit. */
+    /** Which limit or rule it broke, as a sentence naming it. */
     readonly reason: string,
   ) {}
 }
@@ -30,7 +32,9 @@ export class OverLimitTool {
  * Collects the pages of one `tools/list` under the server's limits. Throws TRANSPORT_FAILED naming
  * the server and the limit once the list has more than `maxTools` tools or more than `maxListBytes`
  * of JSON; withholds a tool whose input schema is larger than `maxSchemaBytes` or nests deeper than
- * `maxSchemaDepth`; cuts a description (and title) at `maxDescriptionChars` with a marker. Keeps of
+ * `maxSchemaDepth`, or whose `x-mcp-header` declarations break MCP 2026-07-28's rules (SEP-2243: a
+ * client must not call it); keeps the valid declarations of the others (`paramHeaders`, by remote
+ * name); cuts a description (and title) at `maxDescriptionChars` with a marker. Keeps of
  * each tool only what is served (name, title, description, input schema, task support, annotations, icons,
  * output schema), so the rest of what a
  * server sends is never held.
@@ -39,6 +43,8 @@ export class ToolListCollector {
   /** The tools to serve, each as listed but keeping only what is served; anything not an object as it came (the reader withholds it). */
   readonly tools: unknown[] = [];
   readonly withheld: WithheldTool[] = [];
+  /** The `x-mcp-header` declarations of each served tool that has some, by its name on the server. */
+  readonly paramHeaders = new Map<string, readonly ParamHeader[]>();
   readonly #server: string;
   readonly #limits: ResolvedLimits;
   #count = 0;
@@ -70,14 +76,24 @@ export class ToolListCollector {
         continue;
       }
       const tool = listed as McpTool;
-      const reason = this.#schemaProblem(tool.inputSchema);
-      if (reason !== undefined) {
+      const read = this.#readSchema(tool.inputSchema);
+      if ('reason' in read) {
+        const { reason } = read;
         this.withheld.push({ remoteName: String(tool.name), reason });
         this.tools.push(new OverLimitTool(String(tool.name), reason));
         continue;
       }
+      if (read.headers.length > 0) this.paramHeaders.set(String(tool.name), read.headers);
       this.tools.push(this.#served(tool));
     }
+  }
+
+  /** Why a tool with this input schema is withheld (a limit, its x-mcp-header declarations), or its declarations. */
+  #readSchema(schema: unknown): { reason: string } | { headers: readonly ParamHeader[] } {
+    const reason = this.#schemaProblem(schema);
+    if (reason !== undefined) return { reason };
+    const scan = scanParamHeaders(schema);
+    return 'problem' in scan ? { reason: headerProblem(scan.problem) } : scan;
   }
 
   #schemaProblem(schema: unknown): string | undefined {
@@ -118,6 +134,13 @@ export class ToolListCollector {
         'Raise the limit in its config (limits) if this server is trusted to list that much',
     );
   }
+}
+
+function headerProblem(problem: string): string {
+  return (
+    `its input schema breaks the x-mcp-header rules of MCP 2026-07-28 (SEP-2243): ${problem}; ` +
+    "a client must not call it until the server's author fixes the declaration"
+  );
 }
 
 /**

@@ -1,21 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
 import type { McpServerConfig } from '../server-config.js';
-import { callerTimeMeta, deadlineGraceMs, defaultCallTimeoutMs, defaultTimeoutMs } from '../timeouts.js';
+import { callerTimeMeta, defaultTimeoutMs } from '../timeouts.js';
 import { RefreshScheduler } from '../tools/refresh-scheduler.js';
 import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/tool-list.js';
-import { type CallOptions, cancelledCall } from './call-options.js';
+import { type CallOptions, callTimeoutMs, cancelledCall } from './call-options.js';
 import { capErrorResult } from './error-text.js';
-import { newSession, type Session } from './session.js';
+import { completeInputRounds, type InputRetry } from './input-rounds.js';
+import type { ParamHeader } from './param-headers.js';
+import { answeringWithDefaults } from './server-requests.js';
+import { listenToNotifications, newSession, type Session } from './session.js';
 import { sessionFailure } from './session-failure.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
@@ -31,13 +27,6 @@ export type ToolsListener = (
   tools: readonly unknown[],
   withheld: readonly WithheldTool[],
 ) => void | Promise<void>;
-
-/** The notifications handed to a config's `onNotification`. */
-const passedOnNotifications = [
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-] as const;
 
 /**
  * One long-lived MCP session with one server. It connects on first use, lists (and pages through)
@@ -59,6 +48,8 @@ export class McpConnection {
   readonly #limits: ResolvedLimits;
   readonly #refresh: RefreshScheduler;
   #withheld = new Map<string, string>();
+  /** The served tools' `x-mcp-header` declarations, as last listed, by remote name. */
+  #paramHeaders = new Map<string, readonly ParamHeader[]>();
   #closed = false;
   /** Set once a session has started; before that a failure ends the attach, so nothing reconnects. */
   #started = false;
@@ -114,7 +105,9 @@ export class McpConnection {
   /**
    * Calls a tool by its name on the server; transport failures reject with a ToolgateError. An
    * aborted `signal` sends `notifications/cancelled` and rejects with CANCELLED, keeping the
-   * session; `onProgress` receives the server's progress notifications for the call.
+   * session; `onProgress` receives the server's progress notifications for the call. A result
+   * that asks for input (2026-07-28 `input_required`) is answered through the config's
+   * `onServerRequest` and the call sent again, a bounded number of rounds (`completeInputRounds`).
    */
   async call(
     name: string,
@@ -122,10 +115,12 @@ export class McpConnection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const session = this.#ready ?? (await this.#open());
-    const { signal, onProgress } = options;
-    const timeout = this.#callTimeoutMs(options.deadline);
-    try {
-      const request = { name, arguments: parameters, ...callerTimeMeta(options.deadline) };
+    const { signal, onProgress, deadline } = options;
+    let timeout = callTimeoutMs(this.config.timeoutMs, deadline);
+    // Each round of a multi-round trip is a request of its own, within the call's deadline.
+    const send = async (retry: InputRetry): Promise<CallToolResult> => {
+      timeout = callTimeoutMs(this.config.timeoutMs, deadline);
+      const request = { name, arguments: parameters, ...retry, ...callerTimeMeta(deadline) };
       const result = await session.client.callTool(request, undefined, {
         timeout,
         ...(signal ? { signal } : {}),
@@ -133,7 +128,18 @@ export class McpConnection {
       });
       // A fault seen before the answer (junk earlier on stdout) taints it: the stream cannot be trusted.
       if (session.fault !== undefined) throw new Error(session.fault);
-      return capErrorResult(result as CallToolResult, this.#limits.maxErrorChars);
+      return result as CallToolResult;
+    };
+    try {
+      const answer = this.config.onServerRequest;
+      const result = await completeInputRounds(await send({}), {
+        server: this.name,
+        tool: name,
+        answer: answer && answeringWithDefaults(answer),
+        retry: send,
+        signal,
+      });
+      return capErrorResult(result, this.#limits.maxErrorChars);
     } catch (error) {
       if (signal?.aborted) throw cancelledCall(this.name, name, signal.reason);
       throw this.#failure(session, `a call to "${name}"`, error, timeout);
@@ -173,19 +179,6 @@ export class McpConnection {
     return this.config.timeoutMs ?? defaultTimeoutMs;
   }
 
-  /**
-   * A call's time: until the caller's deadline (the gate's budget) and a moment past it — the gate
-   * ends the call at its deadline and cancels it, keeping the session; this timer is the backstop —
-   * within the server's configured `timeoutMs` when it has one. The default only for a call that
-   * brings no deadline.
-   */
-  #callTimeoutMs(deadline: number | undefined): number {
-    const configured = this.config.timeoutMs;
-    if (deadline === undefined || !Number.isFinite(deadline)) return configured ?? defaultCallTimeoutMs;
-    const remaining = Math.max(1, Math.ceil(deadline - Date.now())) + deadlineGraceMs;
-    return configured === undefined ? remaining : Math.min(configured, remaining);
-  }
-
   #open(): Promise<Session> {
     if (this.#closed) {
       return Promise.reject(
@@ -213,30 +206,13 @@ export class McpConnection {
     const { session, guarded, bucket } = newSession(this.config, this.#limits, {
       drop: (broken) => void this.#drop(broken),
       forget: (closed) => this.#forget(closed),
+      paramHeaders: (tool) => this.#paramHeaders.get(tool),
     });
     const client = session.client;
     this.#current = session;
     try {
       await client.connect(guarded, { timeout: this.#timeoutMs });
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh.request());
-      const onNotification = this.config.onNotification;
-      if (onNotification) {
-        for (const schema of passedOnNotifications) {
-          client.setNotificationHandler(schema, (notification) => onNotification(notification));
-        }
-      }
-      const onLog = this.config.onLog;
-      if (onLog) {
-        client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
-          onLog({
-            server: this.name,
-            level: params.level,
-            ...(params.logger === undefined ? {} : { logger: params.logger }),
-            data: params.data,
-            dropped: bucket.takeDropped(),
-          }),
-        );
-      }
+      listenToNotifications(client, this.config, { onToolsChanged: () => this.#refresh.request(), bucket });
       await this.#list(session);
       if (this.#current === session) this.#ready = session;
       this.#started = true;
@@ -270,6 +246,7 @@ export class McpConnection {
     });
     if (session !== this.#current) return; // a newer session lists for itself
     this.#withheld = new Map(collector.withheld.map((tool) => [tool.remoteName, tool.reason]));
+    this.#paramHeaders = collector.paramHeaders;
     await this.#onTools(collector.tools, collector.withheld);
   }
 

@@ -1,4 +1,5 @@
 import { packageVersion } from '../package-version.js';
+import { headerValue, type ParamHeader, paramHeaders } from './param-headers.js';
 
 type Fetch = typeof fetch;
 
@@ -25,24 +26,36 @@ interface JsonRpcAnswer {
   error?: { code?: unknown; data?: unknown };
 }
 
+/** What {@link eraNegotiatingFetch} says of the client in the stateless era. */
+export interface ModernClient {
+  /** The client capabilities each request's envelope declares. */
+  readonly capabilities: Record<string, unknown>;
+  /** A listed tool's `x-mcp-header` declarations, mirrored as `Mcp-Param-*` headers on its calls. */
+  readonly paramHeaders: (tool: string) => readonly ParamHeader[] | undefined;
+}
+
+/** A client that declares no capability and knows no tool's declarations. */
+const anonymous: ModernClient = { capabilities: {}, paramHeaders: () => undefined };
+
 /**
  * A fetch under the SDK's 1.x HTTP client transport that speaks MCP 2026-07-28 to a server that
  * offers it, and 2025-11-25 to any other: the client's `initialize` is first tried as
  * `server/discover` (with the per-request `_meta` envelope and the `Mcp-Method` header); when the
  * server answers it with 2026-07-28 among its `supportedVersions`, the client is answered an
  * `initialize` result from the discovered capabilities and server info, and from then on every
- * request carries the envelope and the `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers,
- * `notifications/initialized` and the notification stream (GET) are answered here (the stateless
- * era has neither). Any other answer to the probe (an error, 404, a non-JSON body) keeps the
+ * request carries the envelope (with `client.capabilities`) and the `MCP-Protocol-Version` /
+ * `Mcp-Method` / `Mcp-Name` headers — a `tools/call` also the `Mcp-Param-*` headers of the tool's
+ * `x-mcp-header` declarations (`client.paramHeaders`) — and `notifications/initialized` and the
+ * notification stream (GET) are answered here (the stateless era has neither). Any other answer to the probe (an error, 404, a non-JSON body) keeps the
  * legacy era: the `initialize` goes as it was. One instance per connection; a reconnect makes a
  * new one and negotiates again.
  */
-export function eraNegotiatingFetch(base: Fetch): Fetch {
+export function eraNegotiatingFetch(base: Fetch, client: ModernClient = anonymous): Fetch {
   let modern = false;
   return async (input, init) => {
     const body = typeof init?.body === 'string' ? parseRequest(init.body) : undefined;
     if (body?.method === 'initialize' && body.id !== undefined) {
-      const discovered = await discover(base, input, init, body);
+      const discovered = await discover(base, input, init, body, client);
       if (discovered === undefined) return base(input, init);
       modern = true;
       return json({ jsonrpc: '2.0', id: body.id, result: initializeResult(discovered) });
@@ -53,7 +66,7 @@ export function eraNegotiatingFetch(base: Fetch): Fetch {
     if (method === 'DELETE') return new Response(null, { status: 200 }); // no session to end
     if (body === undefined) return base(input, init);
     if (body.method === 'notifications/initialized') return new Response(null, { status: 202 });
-    return base(input, modernInit(init!, body));
+    return base(input, modernInit(init!, body, client));
   };
 }
 
@@ -63,6 +76,7 @@ async function discover(
   input: Parameters<Fetch>[0],
   init: RequestInit | undefined,
   initialize: JsonRpcRequest,
+  client: ModernClient,
 ): Promise<Record<string, unknown> | undefined> {
   const probe: JsonRpcRequest = { jsonrpc: '2.0', id: initialize.id!, method: 'server/discover', params: {} };
   // A server may refuse the first with UnsupportedProtocolVersion naming what it supports: when that
@@ -70,7 +84,7 @@ async function discover(
   for (let attempt = 0; attempt < 2; attempt += 1) {
     let response: Response;
     try {
-      response = await base(input, modernInit(init ?? {}, probe));
+      response = await base(input, modernInit(init ?? {}, probe, client));
     } catch {
       return undefined; // the initialize will meet the same fault and report it
     }
@@ -95,19 +109,24 @@ function supports(data: unknown): boolean {
 }
 
 /** The request as the stateless era sends it: the envelope in `_meta`, the headers naming it. */
-function modernInit(init: RequestInit, request: JsonRpcRequest): RequestInit {
+function modernInit(init: RequestInit, request: JsonRpcRequest, client: ModernClient): RequestInit {
   const headers = new Headers(init.headers);
   headers.delete('mcp-session-id');
   headers.set('mcp-protocol-version', modernRevision);
   headers.set('mcp-method', request.method);
   const name = mcpName(request);
   if (name !== undefined) headers.set('mcp-name', name);
+  const tool = request.method === 'tools/call' ? request.params?.name : undefined;
+  const declared = typeof tool === 'string' ? client.paramHeaders(tool) : undefined;
+  for (const [header, value] of Object.entries(paramHeaders(declared ?? [], request.params?.arguments))) {
+    headers.set(header, value);
+  }
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   if (!headers.has('accept')) headers.set('accept', 'application/json, text/event-stream');
   const meta = {
     [envelopeKeys.protocolVersion]: modernRevision,
     [envelopeKeys.clientInfo]: { name: 'toolgate', version: packageVersion },
-    [envelopeKeys.clientCapabilities]: {},
+    [envelopeKeys.clientCapabilities]: client.capabilities,
     ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}),
   };
   const isNotification = request.id === undefined;
@@ -122,18 +141,11 @@ const nameSources: Readonly<Record<string, string>> = {
   'resources/read': 'uri',
 };
 
-/**
- * The `Mcp-Name` header of a request, or undefined for a method without one: the field's value as
- * it is when it is printable ASCII without edge spaces, else in the revision's Base64 sentinel
- * (`=?base64?…?=`, UTF-8), as is a value that itself looks like the sentinel.
- */
+/** The `Mcp-Name` header of a request (see {@link headerValue}), or undefined for a method without one. */
 function mcpName(request: JsonRpcRequest): string | undefined {
   const field = Object.hasOwn(nameSources, request.method) ? nameSources[request.method] : undefined;
   const value = field === undefined ? undefined : request.params?.[field];
-  if (typeof value !== 'string') return undefined;
-  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
-  const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=');
-  return plain && !looksEncoded ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  return typeof value === 'string' ? headerValue(value) : undefined;
 }
 
 function initializeResult(discovered: Record<string, unknown>): Record<string, unknown> {

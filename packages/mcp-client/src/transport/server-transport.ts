@@ -6,19 +6,29 @@ import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
 import { eraNegotiatingFetch } from './modern-fetch.js';
+import type { ParamHeader } from './param-headers.js';
+import { clientCapabilities } from './server-requests.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
+
+/** What {@link serverTransport} reports, and asks of its connection. */
+export interface TransportHooks {
+  /** Why the stream is cut off (the session is then to be dropped). */
+  onFault: (fault: string) => void;
+  /** A listed tool's `x-mcp-header` declarations (HTTP, 2026-07-28: mirrored as `Mcp-Param-*` headers). */
+  paramHeaders: (tool: string) => readonly ParamHeader[] | undefined;
+}
 
 /**
  * The SDK transport to one server, held to its limits: over stdio, a child in its own process group
  * (killed on close and on timeout, its children with it) whose stdout lines may not pass
  * `maxMessageBytes`; over HTTP, a fetch that cuts off an oversized message or batch unread and
  * tells `onFault` why (the session is then to be dropped), speaking MCP 2026-07-28 to a server
- * that offers it.
+ * that offers it (with the config's client capabilities and each tool's `Mcp-Param-*` headers).
  */
 export function serverTransport(
   config: McpServerConfig,
   limits: ResolvedLimits,
-  onFault: (fault: string) => void,
+  hooks: TransportHooks,
 ): Transport {
   if (isStdioConfig(config)) {
     return new ProcessGroupStdioTransport({
@@ -34,7 +44,7 @@ export function serverTransport(
   const fetch = limitedFetch(
     limits,
     (error) => {
-      onFault(
+      hooks.onFault(
         error instanceof BatchTooLarge
           ? `it sent ${error.message} (limits.maxBatchMessages), so it was cut off unread; ` +
               'raise the limit in its config if this server is trusted to send more'
@@ -46,7 +56,10 @@ export function serverTransport(
   // MCP 2026-07-28 with a server that offers it, else 2025-11-25 (see eraNegotiatingFetch)
   return new StreamableHTTPClientTransport(new URL(config.url), {
     ...(headers ? { requestInit: { headers } } : {}),
-    fetch: eraNegotiatingFetch(fetch),
+    fetch: eraNegotiatingFetch(fetch, {
+      capabilities: clientCapabilities(config),
+      paramHeaders: hooks.paramHeaders,
+    }),
   });
 }
 

@@ -1,15 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedLimits } from '../limits.js';
 import { packageVersion } from '../package-version.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
+import type { ParamHeader } from './param-headers.js';
+import { answeringWithDefaults, askingRequests, clientCapabilities } from './server-requests.js';
 import { serverTransport, stdioFault } from './server-transport.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
@@ -24,10 +28,14 @@ export interface Session {
   closed: boolean;
 }
 
-/** What a new session tells its connection: it broke (drop it), or its client closed (forget it). */
+/**
+ * What a new session tells its connection — it broke (drop it), or its client closed (forget it) —
+ * and asks of it: a listed tool's `x-mcp-header` declarations, for the headers of its calls.
+ */
 export interface SessionHooks {
   drop(session: Session): void;
   forget(session: Session): void;
+  paramHeaders(tool: string): readonly ParamHeader[] | undefined;
 }
 
 /** A session not yet connected, with the guarded transport to connect its client on. */
@@ -41,14 +49,9 @@ export interface NewSession {
 
 const stderrTail = 2000;
 
-/** What the client declares to a server when its config answers the server's requests. */
-const askingCapabilities = { elicitation: {}, sampling: {}, roots: { listChanged: false } };
-/** The requests handed to a config's `onServerRequest`. */
-const askingRequests = [ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema] as const;
-
 /**
  * A session for `config`: its SDK client (capabilities only for the server requests its config
- * answers, output schemas not compiled), its
+ * answers, an accepted elicitation given its schema's defaults; output schemas not compiled), its
  * transport held to `limits`, the notification guard in front, the tail of a stdio child's stderr
  * kept (and passed to `onStderr`), and every fault the transport reports marking the session
  * broken and dropped.
@@ -57,12 +60,12 @@ export function newSession(config: McpServerConfig, limits: ResolvedLimits, hook
   const client = new Client(
     { name: 'toolgate', version: packageVersion },
     {
-      capabilities: config.onServerRequest === undefined ? {} : askingCapabilities,
+      capabilities: clientCapabilities(config),
       jsonSchemaValidator: outputSchemasNotValidated,
     },
   );
-  const onServerRequest = config.onServerRequest;
-  if (onServerRequest) {
+  if (config.onServerRequest) {
+    const onServerRequest = answeringWithDefaults(config.onServerRequest);
     for (const schema of askingRequests) {
       client.setRequestHandler(schema, (request, extra) =>
         onServerRequest(request as { method: string; params?: Record<string, unknown> }, extra.signal),
@@ -70,9 +73,12 @@ export function newSession(config: McpServerConfig, limits: ResolvedLimits, hook
     }
   }
   const session: Session = { client, transport: undefined!, fault: undefined, stderr: '', closed: false };
-  const transport = serverTransport(config, limits, (fault) => {
-    session.fault ??= fault;
-    hooks.drop(session);
+  const transport = serverTransport(config, limits, {
+    onFault: (fault) => {
+      session.fault ??= fault;
+      hooks.drop(session);
+    },
+    paramHeaders: (tool) => hooks.paramHeaders(tool),
   });
   session.transport = transport;
   const bucket = new TokenBucket(limits.maxNotificationsPerSecond);
@@ -94,4 +100,42 @@ export function newSession(config: McpServerConfig, limits: ResolvedLimits, hook
     hooks.forget(session);
   };
   return { session, guarded, bucket };
+}
+
+/** The notifications handed to a config's `onNotification`. */
+const passedOnNotifications = [
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+] as const;
+
+/**
+ * Sets a connected client's notification handlers: `list_changed` of tools to `onToolsChanged`,
+ * the ones a config's `onNotification` takes, and log messages to its `onLog` with the count of
+ * notifications the rate limit (`bucket`) dropped since the last.
+ */
+export function listenToNotifications(
+  client: Client,
+  config: McpServerConfig,
+  { onToolsChanged, bucket }: { onToolsChanged: () => void; bucket: TokenBucket },
+): void {
+  client.setNotificationHandler(ToolListChangedNotificationSchema, onToolsChanged);
+  const onNotification = config.onNotification;
+  if (onNotification) {
+    for (const schema of passedOnNotifications) {
+      client.setNotificationHandler(schema, (notification) => onNotification(notification));
+    }
+  }
+  const onLog = config.onLog;
+  if (onLog) {
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
+      onLog({
+        server: config.name,
+        level: params.level,
+        ...(params.logger === undefined ? {} : { logger: params.logger }),
+        data: params.data,
+        dropped: bucket.takeDropped(),
+      }),
+    );
+  }
 }
