@@ -3,6 +3,7 @@
 # @modelcontextprotocol/conformance 0.2.0-alpha (the first line with 2026-07-28 scenarios) needs
 # Node >= 22 (it imports fs.globSync), so .ci/run calls this on the Node 24 leg, after that leg built
 # every package. The 2025-11-25 scenarios run in every leg from mcp-server's conformance.test.ts.
+# The same scenarios through the gateway: .ci/conformance-gateway-modern.sh.
 # Usage: .ci/conformance-modern.sh SCRATCH_DIR
 set -eu
 scratch=${1:?usage: .ci/conformance-modern.sh SCRATCH_DIR}

@@ -40,13 +40,20 @@ export function notGranted(
 }
 
 /**
- * The JSON-RPC error a client gets for an upstream's failure: the upstream's own code (a resource it
- * does not have stays -32002) with the gateway's message naming the upstream; else an internal error.
+ * The JSON-RPC error a client gets for an upstream's failure: the upstream's own code and `data` (a
+ * resource it does not have stays -32602 or -32002, its URI in `data` as SEP-2164 asks) with the
+ * gateway's message naming the upstream; else an internal error.
  */
-export function upstreamError(error: unknown): Error & { code: number } {
+export function upstreamError(error: unknown): Error & { code: number; data?: unknown } {
   const unprefixed = (text: string) => text.replace(/^MCP error -?\d+: /, '');
-  if (error instanceof McpError) return rpcError(error.code, unprefixed(error.message));
+  if (error instanceof McpError) return withData(rpcError(error.code, unprefixed(error.message)), error.data);
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   const message = error instanceof Error ? error.message : String(error);
-  return rpcError(cause instanceof McpError ? cause.code : ErrorCode.InternalError, message);
+  if (cause instanceof McpError) return withData(rpcError(cause.code, message), cause.data);
+  return rpcError(ErrorCode.InternalError, message);
+}
+
+/** The error with the upstream's `data` (the SDKs of both eras send it on): none stays none. */
+function withData(error: Error & { code: number }, data: unknown): Error & { code: number; data?: unknown } {
+  return data === undefined ? error : Object.assign(error, { data });
 }

@@ -15,12 +15,14 @@ import {
   CallToolRequestSchema,
   CompleteRequestSchema,
   ElicitResultSchema,
+  ErrorCode,
   GetPromptRequestSchema,
   isInitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
@@ -98,15 +100,40 @@ const tools = [
     inputSchema: noArguments,
   },
   {
+    name: 'test_custom_header',
+    description: 'Echoes its region, which a 2026-07-28 client also sends as the Mcp-Param-Region header.',
+    inputSchema: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    },
+  },
+  {
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: {
-        address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        address: {
+          $anchor: 'addressDef',
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
       },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      // the wider vocabulary of SEP-2106 (suite 0.2.x checks each keyword survives a listing)
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, never awaited
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
       additionalProperties: false,
     },
   },
@@ -251,6 +278,8 @@ async function callTool(server, transport, request, extra) {
       return elicit('Please review the fields (each has a default)', defaultsForm, 'Elicitation completed');
     case 'test_elicitation_sep1330_enums':
       return elicit('Please choose', enumsForm, 'Elicitation completed');
+    case 'test_custom_header':
+      return { content: [text(`region ${JSON.stringify(parameters.region)}`)] };
     case 'json_schema_2020_12_tool':
       return { content: [text(`received ${JSON.stringify(parameters)}`)] };
     default:
@@ -301,7 +330,8 @@ function readResource(uri) {
       ],
     };
   }
-  throw new Error(`no resource ${JSON.stringify(uri)}`);
+  // SEP-2164: an unknown resource is Invalid Params naming the URI in its data
+  throw new McpError(ErrorCode.InvalidParams, `no resource ${JSON.stringify(uri)}`, { uri });
 }
 
 const prompts = [
