@@ -6,7 +6,8 @@ import { byRank, firstApplying, KeyTrie, outranks } from './policy-trie.js';
 function pathKeys(glob: string): string[] {
   const segments = glob.split('/');
   const keys: string[] = [];
-  for (const [index, segment] of segments.entries()) {
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
     const root = index === 0 && segment === '' && segments.length > 1;
     if (!root && (!plainName.test(segment) || segment === '.' || segment === '..')) break;
     keys.push(segment);
@@ -49,7 +50,7 @@ export class ToolRules {
   readonly #scanBelow: number;
   readonly #rules: CompiledRule[] = [];
   /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
-  #few: CompiledRule[] | undefined;
+  #few: readonly CompiledRule[] | undefined;
   // The lists below start as the one shared empty list: a policy of thousands of tools allocates only those it fills.
   /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
   #unconstrained: readonly CompiledRule[] = none;
@@ -83,23 +84,24 @@ export class ToolRules {
 
   /** Builds the index once every rule is added. */
   seal(): void {
-    const unconstrained: CompiledRule[] = [];
-    const constrained: CompiledRule[] = [];
-    const unknownDeny: CompiledRule[] = [];
-    const setAside: CompiledRule[] = [];
+    // Each list made only when a rule goes in it: most tools of a big policy have one rule.
+    let unconstrained: CompiledRule[] | undefined;
+    let constrained: CompiledRule[] | undefined;
+    let unknownDeny: CompiledRule[] | undefined;
+    let setAside: CompiledRule[] | undefined;
     for (const compiled of this.#rules) {
-      if (!compiled.constrained) unconstrained.push(compiled);
+      if (!compiled.constrained) (unconstrained ??= []).push(compiled);
       else {
-        constrained.push(compiled);
-        if (compiled.rule.decision === 'deny') unknownDeny.push(compiled);
-        else setAside.push(compiled);
+        (constrained ??= []).push(compiled);
+        if (compiled.rule.decision === 'deny') (unknownDeny ??= []).push(compiled);
+        else (setAside ??= []).push(compiled);
       }
     }
     this.#unconstrained = ranked(unconstrained);
     this.#unknownDeny = ranked(unknownDeny);
-    this.#setAsideWhenUnknown = setAside.length === 0 ? none : setAside;
-    if (constrained.length < this.#scanBelow) {
-      this.#few = constrained;
+    this.#setAsideWhenUnknown = setAside ?? none;
+    if (constrained === undefined || constrained.length < this.#scanBelow) {
+      this.#few = constrained ?? none;
       return;
     }
     this.#paths = new KeyTrie();
@@ -195,8 +197,8 @@ export class ToolRules {
 const none: readonly CompiledRule[] = Object.freeze([]);
 
 /** `rules` sorted in rank order, or the shared empty list. */
-function ranked(rules: CompiledRule[]): readonly CompiledRule[] {
-  return rules.length === 0 ? none : rules.length === 1 ? rules : rules.sort(byRank);
+function ranked(rules: CompiledRule[] | undefined): readonly CompiledRule[] {
+  return rules === undefined || rules.length === 0 ? none : rules.length === 1 ? rules : rules.sort(byRank);
 }
 
 function scan(
