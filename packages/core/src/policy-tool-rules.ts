@@ -90,11 +90,11 @@ export class ToolRules {
     let unknownDeny: CompiledRule[] | undefined;
     let setAside: CompiledRule[] | undefined;
     for (const compiled of this.#rules) {
-      if (!compiled.constrained) (unconstrained ??= []).push(compiled);
+      if (!compiled.constrained) unconstrained = withRule(unconstrained, compiled);
       else {
-        (constrained ??= []).push(compiled);
-        if (compiled.rule.decision === 'deny') (unknownDeny ??= []).push(compiled);
-        else (setAside ??= []).push(compiled);
+        constrained = withRule(constrained, compiled);
+        if (compiled.rule.decision === 'deny') unknownDeny = withRule(unknownDeny, compiled);
+        else setAside = withRule(setAside, compiled);
       }
     }
     this.#unconstrained = ranked(unconstrained);
@@ -195,6 +195,13 @@ export class ToolRules {
 
 /** The one empty list every unfilled list of every {@link ToolRules} shares (never changed). */
 const none: readonly CompiledRule[] = Object.freeze([]);
+
+/** `list` with `rule` pushed on it, a new list when there was none. */
+function withRule(list: CompiledRule[] | undefined, rule: CompiledRule): CompiledRule[] {
+  if (list === undefined) return [rule];
+  list.push(rule);
+  return list;
+}
 
 /** `rules` sorted in rank order, or the shared empty list. */
 function ranked(rules: CompiledRule[] | undefined): readonly CompiledRule[] {
