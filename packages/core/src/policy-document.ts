@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messageOf, ToolgateError } from './errors.js';
 import { parseYaml, parseYamlDocument } from './lazy-dependencies.js';
 import { RulePolicy } from './policy.js';
+import { commonPolicyDocument } from './policy-document-check.js';
 import { parseJsonPolicy } from './policy-json.js';
 import { formatIssues } from './zod-issues.js';
 
@@ -68,15 +69,24 @@ export const policyDocumentSchema = z.strictObject({
  * error that points to it, e.g. `rules[2].decision: Invalid option`.
  */
 export function parsePolicy(data: unknown, source = 'policy'): RulePolicy {
-  const result = policyDocumentSchema.safeParse(data);
-  if (!result.success) {
-    throw new ToolgateError(
-      'INVALID_DEFINITION',
-      `${source} is not a valid policy: ${formatIssues(result.error)}`,
-    );
+  return policyOf(data, source, false);
+}
+
+/** {@link parsePolicy}, where `fresh` data (just parsed from text, held by nobody else) of the common shapes skips zod. */
+function policyOf(data: unknown, source: string, fresh: boolean): RulePolicy {
+  let document = fresh ? commonPolicyDocument(data) : undefined;
+  if (document === undefined) {
+    const result = policyDocumentSchema.safeParse(data);
+    if (!result.success) {
+      throw new ToolgateError(
+        'INVALID_DEFINITION',
+        `${source} is not a valid policy: ${formatIssues(result.error)}`,
+      );
+    }
+    document = result.data;
   }
   try {
-    return new RulePolicy(result.data);
+    return new RulePolicy(document);
   } catch (error) {
     if (!ToolgateError.is(error) || error.code !== 'INVALID_DEFINITION') throw error;
     throw new ToolgateError('INVALID_DEFINITION', `${source} is not a valid policy: ${error.message}`, {
@@ -109,7 +119,7 @@ export function parsePolicyText(text: string, source = 'policy'): RulePolicy {
     }
   }
   try {
-    return parsePolicy(data, source);
+    return policyOf(data, source, true);
   } catch (error) {
     throw withLine(error, text, source);
   }

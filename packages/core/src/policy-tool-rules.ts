@@ -1,20 +1,13 @@
 import type { PolicyRequest } from './policy.js';
-import {
-  applies,
-  type CompiledRule,
-  codeToken,
-  commandTokens,
-  judges,
-  laterToken,
-  type Resource,
-} from './policy-rules.js';
+import { applies, type CompiledRule, codeToken, judges, laterToken, type Resource } from './policy-rules.js';
 import { byRank, firstApplying, KeyTrie, outranks } from './policy-trie.js';
 
 /** A path glob's leading segments that are plain names (`src/lib/**` → `src`, `lib`). */
 function pathKeys(glob: string): string[] {
   const segments = glob.split('/');
   const keys: string[] = [];
-  for (const [index, segment] of segments.entries()) {
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
     const root = index === 0 && segment === '' && segments.length > 1;
     if (!root && (!plainName.test(segment) || segment === '.' || segment === '..')) break;
     keys.push(segment);
@@ -57,15 +50,16 @@ export class ToolRules {
   readonly #scanBelow: number;
   readonly #rules: CompiledRule[] = [];
   /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
-  #few: CompiledRule[] | undefined;
+  #few: readonly CompiledRule[] | undefined;
+  // The lists below start as the one shared empty list: a policy of thousands of tools allocates only those it fills.
   /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
-  readonly #unconstrained: CompiledRule[] = [];
+  #unconstrained: readonly CompiledRule[] = none;
   /** Rules on resources that deny, in rank order: they judge an unknown subject. */
-  readonly #unknownDeny: CompiledRule[] = [];
+  #unknownDeny: readonly CompiledRule[] = none;
   /** Rules on resources that allow or ask: an unknown subject sets them aside. */
-  readonly #setAsideWhenUnknown: CompiledRule[] = [];
+  #setAsideWhenUnknown: readonly CompiledRule[] = none;
   /** Rules denying commands, in rank order: they judge a command that runs code toolgate cannot read. */
-  #commandDeny: CompiledRule[] = [];
+  #commandDeny: readonly CompiledRule[] = none;
   // Built by seal() only when the rules on paths, commands or hosts are many.
   #paths!: KeyTrie;
   #hosts!: KeyTrie;
@@ -90,19 +84,24 @@ export class ToolRules {
 
   /** Builds the index once every rule is added. */
   seal(): void {
-    const constrained: CompiledRule[] = [];
+    // Each list made only when a rule goes in it: most tools of a big policy have one rule.
+    let unconstrained: CompiledRule[] | undefined;
+    let constrained: CompiledRule[] | undefined;
+    let unknownDeny: CompiledRule[] | undefined;
+    let setAside: CompiledRule[] | undefined;
     for (const compiled of this.#rules) {
-      if (!compiled.constrained) this.#unconstrained.push(compiled);
+      if (!compiled.constrained) unconstrained = withRule(unconstrained, compiled);
       else {
-        constrained.push(compiled);
-        if (compiled.rule.decision === 'deny') this.#unknownDeny.push(compiled);
-        else this.#setAsideWhenUnknown.push(compiled);
+        constrained = withRule(constrained, compiled);
+        if (compiled.rule.decision === 'deny') unknownDeny = withRule(unknownDeny, compiled);
+        else setAside = withRule(setAside, compiled);
       }
     }
-    this.#unconstrained.sort(byRank);
-    this.#unknownDeny.sort(byRank);
-    if (constrained.length < this.#scanBelow) {
-      this.#few = constrained;
+    this.#unconstrained = ranked(unconstrained);
+    this.#unknownDeny = ranked(unknownDeny);
+    this.#setAsideWhenUnknown = setAside ?? none;
+    if (constrained === undefined || constrained.length < this.#scanBelow) {
+      this.#few = constrained ?? none;
       return;
     }
     this.#paths = new KeyTrie();
@@ -116,16 +115,18 @@ export class ToolRules {
       const { paths, hosts, commands } = compiled.rule;
       for (const glob of paths ?? []) this.#paths.add(pathKeys(glob), compiled);
       for (const glob of hosts ?? []) this.#hosts.add(hostKeys(glob), compiled);
-      for (const command of commands ?? []) {
-        const tokens = commandTokens(command);
-        this.#commands.add(tokens[tokens.length - 1] === '*' ? tokens.slice(0, -1) : tokens, compiled);
-      }
+      for (const tokens of compiled.commands ?? [])
+        this.#commands.add(
+          tokens,
+          compiled,
+          tokens[tokens.length - 1] === '*' ? tokens.length - 1 : tokens.length,
+        );
       if (paths) this.#pathRules.push(compiled);
       if (hosts) this.#hostRules.push(compiled);
       if (compiled.rule.resources) this.#resourceRules.push(compiled); // URIs: scanned, not indexed
       if (commands && compiled.rule.decision === 'deny') this.#denyCommandRules.push(compiled);
     }
-    this.#commandDeny = [...this.#denyCommandRules].sort(byRank);
+    this.#commandDeny = ranked([...this.#denyCommandRules]);
     for (const trie of [this.#paths, this.#hosts, this.#commands]) trie.seal();
   }
 
@@ -190,6 +191,21 @@ export class ToolRules {
       );
     return best;
   }
+}
+
+/** The one empty list every unfilled list of every {@link ToolRules} shares (never changed). */
+const none: readonly CompiledRule[] = Object.freeze([]);
+
+/** `list` with `rule` pushed on it, a new list when there was none. */
+function withRule(list: CompiledRule[] | undefined, rule: CompiledRule): CompiledRule[] {
+  if (list === undefined) return [rule];
+  list.push(rule);
+  return list;
+}
+
+/** `rules` sorted in rank order, or the shared empty list. */
+function ranked(rules: CompiledRule[] | undefined): readonly CompiledRule[] {
+  return rules === undefined || rules.length === 0 ? none : rules.length === 1 ? rules : rules.sort(byRank);
 }
 
 function scan(

@@ -48,10 +48,17 @@ interface Node {
 export class KeyTrie {
   readonly #root: Node = {};
 
-  /** Files `rule` under `keys` (call {@link KeyTrie.seal} once every rule is filed). */
-  add(keys: readonly string[], rule: CompiledRule): void {
+  /** True when a node's rules were filed out of rank order: only then has {@link KeyTrie.seal} work to do. */
+  #unsorted = false;
+
+  /**
+   * Files `rule` under the first `length` of `keys` (all of them by default; call
+   * {@link KeyTrie.seal} once every rule is filed).
+   */
+  add(keys: readonly string[], rule: CompiledRule, length = keys.length): void {
     let node = this.#root;
-    for (const key of keys) {
+    for (let depth = 0; depth < length; depth++) {
+      const key = keys[depth]!;
       node.children ??= new Map();
       let child = node.children.get(key);
       if (child === undefined) {
@@ -60,12 +67,17 @@ export class KeyTrie {
       }
       node = child;
     }
-    node.rules ??= [];
-    node.rules.push(rule);
+    if (node.rules === undefined) node.rules = [rule];
+    else {
+      if (!this.#unsorted && byRank(node.rules[node.rules.length - 1]!, rule) > 0) this.#unsorted = true;
+      node.rules.push(rule);
+    }
   }
 
   /** Puts each node's rules in rank order, once every rule is filed and before any lookup. */
   seal(): void {
+    if (!this.#unsorted) return;
+    this.#unsorted = false;
     const pending = [this.#root];
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
       node.rules?.sort(byRank);
