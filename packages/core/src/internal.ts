@@ -38,6 +38,14 @@ export {
 } from './json.js';
 export { type LinearPattern, linearPattern } from './linear-pattern.js';
 export { modelJson } from './model-json.js';
+export {
+  headerValue,
+  type ParamHeader,
+  type ParamHeaderScan,
+  paramHeaderMismatch,
+  paramHeaders,
+  scanParamHeaders,
+} from './param-headers.js';
 export { javascriptWhitespace, type PatternToken, patternTokens } from './pattern-tokens.js';
 export type { PendingAsk } from './pipeline/asked.js';
 export { defaultLimits } from './pipeline/cap.js';

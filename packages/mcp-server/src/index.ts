@@ -22,12 +22,14 @@ export {
 } from './http-listen.js';
 export {
   type ModernHttpHandler,
+  type ModernHttpOptions,
   type ModernServerFactory,
   type ModernServerOptions,
   modernHandler,
   modernHttpHandler,
   type StdioErasOptions,
   serveStdioEras,
+  type ToolInputSchemaOf,
 } from './modern/index.js';
 export { progressNotifier } from './progress-notifier.js';
 export { BodyError, readJsonBody } from './read-body.js';

@@ -22,19 +22,29 @@ export async function gatewayModernHandler(
   const sdk = await import('@modelcontextprotocol/server');
   const codec = await approvalCodec(env);
   const answered = new AnsweredStates();
-  return modernHttpHandler(async (authInfo) => {
-    const client = authInfo?.clientId;
-    if (client === undefined) throw new Error('the gateway names the client of every modern request');
-    return createModernGatewayServer({
-      surface: await modernSurfaceOf(gateway, client),
-      gateway,
-      client,
-      codec,
-      answered,
-      sdk,
-      identity: identityOf(authInfo),
-    });
-  });
+  return modernHttpHandler(
+    async (authInfo) => {
+      const client = authInfo?.clientId;
+      if (client === undefined) throw new Error('the gateway names the client of every modern request');
+      return createModernGatewayServer({
+        surface: await modernSurfaceOf(gateway, client),
+        gateway,
+        client,
+        codec,
+        answered,
+        sdk,
+        identity: identityOf(authInfo),
+      });
+    },
+    {
+      // a call's Mcp-Param-* headers are checked against the tool as this client's tools/list serves it
+      toolInputSchema: async (tool, authInfo) => {
+        const client = authInfo?.clientId;
+        if (client === undefined) return undefined;
+        return (await gateway.toolsFor(client)).find((served) => served.name === tool)?.inputSchema;
+      },
+    },
+  );
 }
 
 /**

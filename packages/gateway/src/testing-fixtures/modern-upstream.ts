@@ -8,6 +8,8 @@ export interface ModernUpstream {
   url: string;
   /** The era of each request it served. */
   eras: string[];
+  /** The `region` of each run of `forecast` (served with `routed`). */
+  forecasts: string[];
   close(): Promise<void>;
 }
 
@@ -16,10 +18,13 @@ export interface ModernUpstream {
  * `confirm` (asks by multi-round trip — an elicitation whose `approve` defaults to true and a
  * `requestState` — and answers with the answer and state the retry carried); with
  * `surface`, also a prompt `greet` (argument `name`) and two resources, `modern://notes/today` and
- * `modern://notes/secret`.
+ * `modern://notes/secret`; with `routed`, also `forecast`, whose `region` is declared `x-mcp-header`.
  */
-export async function startModernUpstream(options: { surface?: boolean } = {}): Promise<ModernUpstream> {
+export async function startModernUpstream(
+  options: { surface?: boolean; routed?: boolean } = {},
+): Promise<ModernUpstream> {
   const eras: string[] = [];
+  const forecasts: string[] = [];
   const handler = createMcpHandler(
     (context) => {
       eras.push(context.era);
@@ -49,6 +54,7 @@ export async function startModernUpstream(options: { surface?: boolean } = {}): 
         },
       );
       if (options.surface) serveSurface(server);
+      if (options.routed) serveForecast(server, forecasts);
       return server;
     },
     { legacy: 'reject' },
@@ -74,12 +80,27 @@ export async function startModernUpstream(options: { surface?: boolean } = {}): 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     eras,
+    forecasts,
     close: async () => {
       await handler.close();
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+function serveForecast(server: McpServer, forecasts: string[]): void {
+  server.registerTool(
+    'forecast',
+    {
+      description: 'Forecasts the weather of a region.',
+      inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }),
+    },
+    async ({ region }) => {
+      forecasts.push(region);
+      return { content: [{ type: 'text', text: `sunny in ${region}` }] };
+    },
+  );
 }
 
 function serveSurface(server: McpServer): void {

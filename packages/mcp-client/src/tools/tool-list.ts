@@ -1,10 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
-import { capText } from '@toolgate/core/internal';
+import { capText, type ParamHeader, scanParamHeaders } from '@toolgate/core/internal';
 import { z } from 'zod';
 import { formatBytes, type ResolvedLimits } from '../limits.js';
-import { type ParamHeader, scanParamHeaders } from '../transport/param-headers.js';
 
 /** A listed tool that is not served, and why. */
 export interface WithheldTool {

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
+import type { ParamHeader } from '@toolgate/core/internal';
 import { type ResolvedLimits, resolveLimits } from '../limits.js';
 import type { McpServerConfig } from '../server-config.js';
 import { callerTimeMeta, defaultTimeoutMs } from '../timeouts.js';
@@ -9,7 +10,6 @@ import { listToolPages, ToolListCollector, type WithheldTool } from '../tools/to
 import { type CallOptions, callTimeoutMs, cancelledCall } from './call-options.js';
 import { capErrorResult } from './error-text.js';
 import { completeInputRounds, type InputRetry } from './input-rounds.js';
-import type { ParamHeader } from './param-headers.js';
 import { answeringWithDefaults } from './server-requests.js';
 import { listenToNotifications, newSession, type Session } from './session.js';
 import { sessionFailure } from './session-failure.js';

@@ -1,5 +1,5 @@
+import { headerValue, type ParamHeader, paramHeaders } from '@toolgate/core/internal';
 import { packageVersion } from '../package-version.js';
-import { headerValue, type ParamHeader, paramHeaders } from './param-headers.js';
 
 type Fetch = typeof fetch;
 

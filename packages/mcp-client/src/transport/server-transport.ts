@@ -1,12 +1,12 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { messageOf } from '@toolgate/core';
+import type { ParamHeader } from '@toolgate/core/internal';
 import { formatBytes, type ResolvedLimits } from '../limits.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
 import { eraNegotiatingFetch } from './modern-fetch.js';
-import type { ParamHeader } from './param-headers.js';
 import { clientCapabilities } from './server-requests.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 

@@ -7,12 +7,12 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ParamHeader } from '@toolgate/core/internal';
 import type { ResolvedLimits } from '../limits.js';
 import { packageVersion } from '../package-version.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
 import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
-import type { ParamHeader } from './param-headers.js';
 import { answeringWithDefaults, askingRequests, clientCapabilities } from './server-requests.js';
 import { serverTransport, stdioFault } from './server-transport.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';

@@ -41,8 +41,7 @@ export const toolListTtlMs = 60_000;
  */
 export function createModernMcpServer(gate: ToolGate, options: ModernServerOptions): Server {
   const tools: Tool[] = exposedTools(gate.registry, options.tools);
-  // The same tool shapes as the 2025-11-25 server's: the 2.x type reads their JSON Schema stricter.
-  const listed = tools.map(toMcpTool) as McpTool[];
+  const listed = modernTools(gate, options);
   const pageSize = options.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new ToolgateError('INVALID_DEFINITION', `pageSize must be a positive integer, not ${pageSize}`);
@@ -84,6 +83,14 @@ export function createModernMcpServer(gate: ToolGate, options: ModernServerOptio
     return result as never;
   });
   return server;
+}
+
+/**
+ * The tools `tools/list` serves a 2026-07-28 client: the same shapes as the 2025-11-25 server's
+ * (the 2.x type reads their JSON Schema stricter).
+ */
+export function modernTools(gate: ToolGate, options: Pick<ModernServerOptions, 'tools'>): McpTool[] {
+  return exposedTools(gate.registry, options.tools).map(toMcpTool) as McpTool[];
 }
 
 function pageStart(cursor: string | undefined): number {

@@ -5,6 +5,12 @@
  * @module
  */
 export type { ModernServerOptions } from './create-server.js';
-export { type ModernHttpHandler, type ModernServerFactory, modernHttpHandler } from './http-handler.js';
+export {
+  type ModernHttpHandler,
+  type ModernHttpOptions,
+  type ModernServerFactory,
+  modernHttpHandler,
+  type ToolInputSchemaOf,
+} from './http-handler.js';
 export { modernHandler } from './modern-handler.js';
 export { type StdioErasOptions, serveStdioEras } from './stdio-eras.js';

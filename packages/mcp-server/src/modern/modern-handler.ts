@@ -17,9 +17,13 @@ export async function modernHandler(
   gate: ToolGate,
   options: ModernServerOptions,
 ): Promise<ModernHttpHandler> {
-  const { createModernMcpServer } = await import('./create-server.js');
+  const { createModernMcpServer, modernTools } = await import('./create-server.js');
   const { modernHttpHandler } = await import('./http-handler.js');
   // Checked now, not at the first request: an unknown tool name fails here.
   createModernMcpServer(gate, options);
-  return modernHttpHandler(() => createModernMcpServer(gate, options));
+  const listed = modernTools(gate, options);
+  return modernHttpHandler(() => createModernMcpServer(gate, options), {
+    // a call's Mcp-Param-* headers are checked against the tool as tools/list serves it
+    toolInputSchema: (tool) => listed.find((served) => served.name === tool)?.inputSchema,
+  });
 }

@@ -116,15 +116,62 @@ function declarationProblem(
 export function paramHeaders(declared: readonly ParamHeader[], parameters: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, name } of declared) {
-    let value: unknown = parameters;
-    for (const step of path) {
-      value =
-        typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
-    }
-    const text = primitiveText(value);
+    const text = primitiveText(valueAt(parameters, path));
     if (text !== undefined) headers[`mcp-param-${name}`] = headerValue(text);
   }
   return headers;
+}
+
+/**
+ * How the `Mcp-Param-{name}` headers of one `tools/call` disagree with its arguments, as a server
+ * must judge them (MCP 2026-07-28, answered `-32020` HeaderMismatch): a declared argument that is
+ * present (not `null`) needs its header, decoding (the Base64 sentinel, canonical and UTF-8) to the
+ * argument's text, numbers compared as numbers. `header` reads a request header by its name. Returns
+ * `undefined` when they agree.
+ */
+export function paramHeaderMismatch(
+  declared: readonly ParamHeader[],
+  parameters: unknown,
+  header: (name: string) => string | null | undefined,
+): string | undefined {
+  for (const { path, name } of declared) {
+    const value = valueAt(parameters, path);
+    const text = primitiveText(value);
+    if (text === undefined) continue;
+    const headerName = `Mcp-Param-${name}`;
+    const where = `argument "${path.join('.')}" (${JSON.stringify(value)})`;
+    const raw = header(headerName);
+    if (raw === null || raw === undefined) return `the ${headerName} header is missing for ${where}`;
+    const decoded = decodedHeaderValue(raw.trim());
+    if (decoded === undefined) return `the ${headerName} header is not valid Base64 of UTF-8 text`;
+    const equal =
+      typeof value === 'number' && /^-?\d+(?:\.\d+)?$/.test(decoded)
+        ? Number(decoded) === value
+        : decoded === text;
+    if (!equal) return `the ${headerName} header (${JSON.stringify(decoded)}) does not match ${where}`;
+  }
+  return undefined;
+}
+
+/** A header value's text: the Base64 sentinel's UTF-8, else the value as it is; `undefined` if the sentinel's payload is not canonical Base64 of UTF-8. */
+function decodedHeaderValue(value: string): string | undefined {
+  if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
+  const payload = value.slice('=?base64?'.length, -'?='.length);
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(payload)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(payload, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+function valueAt(parameters: unknown, path: readonly string[]): unknown {
+  let value = parameters;
+  for (const step of path) {
+    value =
+      typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
+  }
+  return value;
 }
 
 function primitiveText(value: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerValue, paramHeaders, scanParamHeaders } from './param-headers.js';
+import { headerValue, paramHeaderMismatch, paramHeaders, scanParamHeaders } from './param-headers.js';
 
 const base64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -60,5 +60,51 @@ describe('Mcp-Param header values', () => {
     }));
     const headers = paramHeaders(declared, { flag: true, count: 42, ratio: 0.5, nothing: null, list: ['a'] });
     expect(headers).toEqual({ 'mcp-param-flag': 'true', 'mcp-param-count': '42', 'mcp-param-ratio': '0.5' });
+  });
+});
+
+describe('Mcp-Param headers judged by a server', () => {
+  const declared = [
+    { path: ['where', 'region'], name: 'Region' },
+    { path: ['count'], name: 'Count' },
+  ];
+  const headers = (values: Record<string, string>) => (name: string) =>
+    Object.entries(values).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+  it('accepts headers that decode to the arguments, Base64 of UTF-8 included and numbers as numbers', () => {
+    const parameters = { where: { region: 'Ünterland' }, count: 42 };
+    const sent = headers({ 'Mcp-Param-Region': base64('Ünterland'), 'mcp-param-count': '42.0' });
+    expect(paramHeaderMismatch(declared, parameters, sent)).toBeUndefined();
+    // what a toolgate client sends is what a toolgate server accepts
+    expect(
+      paramHeaderMismatch(declared, parameters, headers(paramHeaders(declared, parameters))),
+    ).toBeUndefined();
+  });
+
+  it('expects no header for a null or absent argument', () => {
+    expect(paramHeaderMismatch(declared, { where: { region: null } }, headers({}))).toBeUndefined();
+  });
+
+  it('names the header that is missing, different, or not canonical Base64 of UTF-8', () => {
+    const parameters = { where: { region: 'north' }, count: 1 };
+    expect(paramHeaderMismatch(declared, parameters, headers({ 'Mcp-Param-Count': '1' }))).toMatch(
+      /Mcp-Param-Region header is missing for argument "where.region"/,
+    );
+    expect(
+      paramHeaderMismatch(
+        declared,
+        parameters,
+        headers({ 'Mcp-Param-Region': 'north', 'Mcp-Param-Count': '2' }),
+      ),
+    ).toMatch(/Mcp-Param-Count header \("2"\) does not match argument "count" \(1\)/);
+    for (const invalid of [
+      '=?base64?bm9ydGg?=',
+      '=?base64?n*rth?=',
+      `=?base64?${Buffer.from([0xff]).toString('base64')}?=`,
+    ]) {
+      expect(paramHeaderMismatch(declared, parameters, headers({ 'Mcp-Param-Region': invalid }))).toMatch(
+        /Mcp-Param-Region header is not valid Base64/,
+      );
+    }
   });
 });
