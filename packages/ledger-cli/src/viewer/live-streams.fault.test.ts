@@ -2,9 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { temporaryFiles, writeSampleLedger } from '@toolgate/ledger/testing';
+import { temporaryFiles, writeLargeLedger, writeSampleLedger } from '@toolgate/ledger/testing';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { writeLargeLedger } from '../test-support/large-ledger.js';
 import { requirePageBuilt, serveChild } from '../test-support/viewer-browser.js';
 import { type LedgerViewer, serveLedger } from './server.js';
 

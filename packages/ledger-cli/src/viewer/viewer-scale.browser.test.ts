@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
 import type { ChildProcess } from 'node:child_process';
-import { temporaryFiles } from '@toolgate/ledger/testing';
+import { type LargeLedger, temporaryFiles, writeLargeLedger } from '@toolgate/ledger/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LargeLedger, writeLargeLedger } from '../test-support/large-ledger.js';
 import {
   chromiumFlags,
   chromiumPath,

@@ -5,4 +5,5 @@
  * @module
  */
 export { replayRegistry } from './registry.js';
-export { type Divergence, type ReplayMode, type ReplayOptions, ReplaySession } from './session.js';
+export type { Divergence, ReplayMode, ReplayOptions } from './replay-options.js';
+export { ReplaySession } from './session.js';

@@ -7,7 +7,8 @@ import { LedgerRecorder } from '../recorder.js';
 import { readAll } from '../store.js';
 import { counter, oracle, toolRegistry } from '../testing/tools.js';
 import { replayRegistry } from './registry.js';
-import { type ReplayOptions, ReplaySession } from './session.js';
+import type { ReplayOptions } from './replay-options.js';
+import { ReplaySession } from './session.js';
 
 const manifest = { name: 'teller', tools: ['oracle', 'brittle'] };
 

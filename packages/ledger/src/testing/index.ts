@@ -7,6 +7,7 @@ export { deepLedger, ledgerWithReplacementCharacter, withFfForReplacement } from
  * @module
  */
 export { temporaryFiles } from './files.js';
+export { type LargeLedger, writeLargeLedger } from './large-ledger.js';
 export { writeSampleLedger } from './sample.js';
 export { storeContract } from './store-contract.js';
 export { counter, oracle } from './tools.js';

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { type ChainHead, type EventDraft, emptyHead } from '@toolgate/ledger';
-import { sealEvent } from '@toolgate/ledger/internal';
+import { type ChainHead, type EventDraft, emptyHead, sealEvent } from '../chain/index.js';
 
 /** What {@link writeLargeLedger} wrote. */
 export interface LargeLedger {
