@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer as LegacyMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport as LegacyTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { serveFetchHandler } from '@toolgate/mcp-server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { MCPResolver } from './resolver.js';
@@ -35,49 +36,26 @@ async function sdkUpstream(legacy: 'reject' | 'stateless', refuseFirst = false):
     },
     { legacy },
   );
-  const http: HttpServer = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
+  const served = await serveFetchHandler(async (request) => {
     if (!refused && request.method === 'POST') {
       refused = true;
-      const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown };
+      const { id } = (await request.json()) as { id?: unknown };
       seen.push('refused');
-      response.writeHead(400, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: id ?? null,
-          error: {
-            code: -32022,
-            message: 'Unsupported protocol version',
-            data: { supported: ['2026-07-28'], requested: 'x' },
-          },
-        }),
-      );
-      return;
+      const error = {
+        code: -32022,
+        message: 'Unsupported protocol version',
+        data: { supported: ['2026-07-28'], requested: 'x' },
+      };
+      return Response.json({ jsonrpc: '2.0', id: id ?? null, error }, { status: 400 });
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers))
-      if (typeof value === 'string') headers.set(name, value);
-    const answer = await handler.fetch(
-      new Request(`http://${request.headers.host}${request.url}`, {
-        method: request.method ?? 'GET',
-        headers,
-        ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-      }),
-    );
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    response.end(Buffer.from(await answer.arrayBuffer()));
+    return handler.fetch(request);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: served.url,
     seen,
     close: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await served.close();
     },
   };
 }

@@ -1,6 +1,5 @@
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { serveFetchHandler } from '@toolgate/mcp-server/testing';
 import * as z from 'zod';
 
 /** A running upstream of the 2026-07-28 era only (the SDK's 2.x handler, `legacy: 'reject'`). */
@@ -59,32 +58,14 @@ export async function startModernUpstream(
     },
     { legacy: 'reject' },
   );
-  const http: HttpServer = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers))
-      if (typeof value === 'string') headers.set(name, value);
-    const answer = await handler.fetch(
-      new Request(`http://${request.headers.host}${request.url}`, {
-        method: request.method ?? 'GET',
-        headers,
-        ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-      }),
-    );
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    response.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  const served = await serveFetchHandler((request) => handler.fetch(request));
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: served.url,
     eras,
     forecasts,
     close: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await served.close();
     },
   };
 }

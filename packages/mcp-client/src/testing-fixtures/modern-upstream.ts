@@ -1,6 +1,5 @@
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
+import { serveFetchHandler } from '@toolgate/mcp-server/testing';
 
 /** One POST a test upstream received: its headers (lower-cased names) and its JSON-RPC body. */
 export interface ReceivedRequest {
@@ -29,46 +28,22 @@ export async function modernUpstream(
 ): Promise<ModernUpstream> {
   const received: ReceivedRequest[] = [];
   const handler = createMcpHandler(() => build(), { legacy: 'reject' });
-  const http: HttpServer = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    const seen: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value !== 'string') continue;
-      headers.set(name, value);
-      seen[name] = value;
-    }
+  const served = await serveFetchHandler(async (request) => {
     if (request.method === 'POST') {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedRequest['body'];
-      received.push({ headers: seen, body });
+      const body = (await request.clone().json()) as ReceivedRequest['body'];
+      received.push({ headers: Object.fromEntries(request.headers), body });
       const result = careless(body);
-      if (result !== undefined) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
-        return;
-      }
+      if (result !== undefined) return Response.json({ jsonrpc: '2.0', id: body.id, result });
     }
-    const answer = await handler.fetch(
-      new Request(`http://${request.headers.host}${request.url}`, {
-        method: request.method ?? 'GET',
-        headers,
-        ...(request.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-      }),
-    );
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    response.end(Buffer.from(await answer.arrayBuffer()));
+    return handler.fetch(request);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: served.url,
     received,
     calls: () => received.filter((request) => request.body.method === 'tools/call'),
     close: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await served.close();
     },
   };
 }
