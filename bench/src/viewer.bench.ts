@@ -1,30 +1,22 @@
 /**
- * The viewer at scale (issue 27.9): `toolgate-ledger serve` of a 1,000,000-record ledger against a
- * 10,000-record one, browsed in Chromium as a person does: open the page and wait until the chain
+ * The viewer at scale (issue 27.9): `serveLedger` (what `toolgate-ledger serve` runs) of a
+ * 1,000,000-record ledger against a 10,000-record one, browsed in Chromium as a person does: open the page and wait until the chain
  * is verified, scroll, page to the last rows and back, filter by outcome, search. The page holds a
  * window of rows from the server, never the ledger, so the browser's memory must not grow with the
  * ledger: the verdict is the page's live JS heap (after a full collection) at the end of a browse,
  * large against small. Printed beside: the time to the verified first page, the time a filter and a
- * search take to show their rows, the DOM's node count and the server's resident set.
+ * search take to show their rows, and the DOM's node count.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type LargeLedger, writeLargeLedger } from '@toolgate/ledger/testing';
+import { serveLedger } from '@toolgate/ledger-cli';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { format, median, quick, report, row } from './report.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'toolgate-viewer-bench-'));
-const children: ChildProcess[] = [];
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  rmSync(directory, { recursive: true, force: true });
-});
-
-const ledgerPackage = createRequire(import.meta.url).resolve('@toolgate/ledger-cli/package.json');
-const ledgerCli = join(dirname(ledgerPackage), 'dist', 'cli.js');
+process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
 /** Debian's chromium and the flags that work as root here (TOOLCHAIN.md), as the viewer's tests use. */
 const chromiumPath = '/usr/bin/chromium';
 const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
@@ -34,26 +26,6 @@ const bound = 300_000;
 /** Calls (three records each) of the small and the large ledger. */
 const smallCalls = quick ? 1_000 : 3_334;
 const largeCalls = quick ? 10_000 : 333_334;
-
-/** Starts `toolgate-ledger serve FILE`; resolves with its URL once it prints it. */
-function serve(path: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [ledgerCli, 'serve', path, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stderr!.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += String(chunk);
-      const url = /at (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
 
 /** Polls `probe` until it returns true; throws after {@link bound}. */
 async function until(page: Page, what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -80,12 +52,10 @@ interface Browse {
   filterMs: number;
   /** From typing the search to its rows, ms. */
   searchMs: number;
-  /** The server's resident set, MiB. */
-  serverMiB: number;
 }
 
 /** Browses one served ledger in a fresh page; the figures at the end. */
-async function browse(browser: Browser, url: string, pid: number, ledger: LargeLedger): Promise<Browse> {
+async function browse(browser: Browser, url: string, ledger: LargeLedger): Promise<Browse> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -142,23 +112,19 @@ async function browse(browser: Browser, url: string, pid: number, ledger: LargeL
   await session.detach();
   await page.close();
   if (problems.length > 0) throw new Error(`the page threw: ${problems.join('; ')}`);
-  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return {
     heapMiB: usedSize / 1024 / 1024,
     nodes: metrics.find((metric) => metric.name === 'Nodes')?.value ?? Number.NaN,
     openMs,
     filterMs,
     searchMs,
-    serverMiB: Number(rss) / 1024,
   };
 }
 
 const small = await writeLargeLedger(join(directory, 'small.jsonl'), smallCalls);
 const large = await writeLargeLedger(join(directory, 'large.jsonl'), largeCalls);
-const [smallServed, largeServed] = [
-  await serve(join(directory, 'small.jsonl')),
-  await serve(join(directory, 'large.jsonl')),
-];
+const smallServed = await serveLedger(join(directory, 'small.jsonl'));
+const largeServed = await serveLedger(join(directory, 'large.jsonl'));
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
 const sides = [
   { name: 'small', ledger: small, served: smallServed },
@@ -168,12 +134,12 @@ const figures = new Map<string, Browse[]>(sides.map(({ name }) => [name, []]));
 try {
   for (let round = 0; round < (quick ? 1 : 3); round++) {
     for (const { name, ledger, served } of sides) {
-      figures.get(name)!.push(await browse(browser, served.url, served.child.pid!, ledger));
+      figures.get(name)!.push(await browse(browser, served.url, ledger));
     }
   }
 } finally {
   await browser.close();
-  for (const child of children) child.kill('SIGTERM');
+  await Promise.all([smallServed.close(), largeServed.close()]);
 }
 
 const of = (name: string, pick: (browse: Browse) => number) => figures.get(name)!.map(pick);
@@ -185,7 +151,7 @@ report({
   id: 'viewer-scale',
   title: `viewer: a page of a ${label(large)} ledger against a ${label(small)} one, in Chromium`,
   what:
-    '`toolgate-ledger serve` of each ledger (three records a call, every tenth call failed), browsed in headless ' +
+    '`serveLedger` (what `toolgate-ledger serve` runs) of each ledger (three records a call, every tenth call failed), browsed in headless ' +
     'Chromium in a fresh page per round, sides alternating: open and wait for the verified first page, scroll, ' +
     "page to the last rows and back, filter by outcome, search, clear the search. The page's live JS heap after a full " +
     'collection (CDP) at the end of each browse, on the first page of every call; the page holds a window of rows from the server (`/rows`), never the ledger.',
@@ -209,11 +175,6 @@ report({
       `open to the verified first page, ${label(large)}`,
       of('large', (b) => b.openMs),
       'ms',
-    ),
-    row(
-      `server resident set, ${label(large)}`,
-      of('large', (b) => b.serverMiB),
-      'MiB',
     ),
   ],
   figure:
