@@ -138,9 +138,13 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       _meta: { [callerTimeKey]: 1500 },
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /^TIMEOUT: tool "ev__trigger-long-running-operation" did not finish within 1\d{3} ms/,
+    const within = /^TIMEOUT: tool "ev__trigger-long-running-operation" did not finish within (\d+) ms/.exec(
+      textOf(result),
     );
+    // the budget is what is left of the caller's 1,500 ms when the call starts: on a busy machine the
+    // request may wait hundreds of ms before it does, so only the bound is certain
+    expect(Number(within?.[1])).toBeGreaterThan(0);
+    expect(Number(within?.[1])).toBeLessThanOrEqual(1500);
   });
 
   it('withholds an upstream tool whose description changed until it is approved, then serves it', async () => {
