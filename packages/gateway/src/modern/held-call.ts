@@ -132,7 +132,11 @@ export class HeldCall<T = unknown> {
   async #gather(): Promise<void> {
     const started = Date.now();
     let seen = -1;
-    while (this.#fresh.length !== seen && this.#ended === undefined && Date.now() - started < gatherAtMostMs) {
+    while (
+      this.#fresh.length !== seen &&
+      this.#ended === undefined &&
+      Date.now() - started < gatherAtMostMs
+    ) {
       seen = this.#fresh.length;
       await sleep(gatherMs);
     }

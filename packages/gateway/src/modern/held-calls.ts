@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Gateway } from '../gateway.js';
 import type { ApprovalState } from './approval-state.js';
-import { HeldCall } from './held-call.js';
+import { HeldCall, type UpstreamAsk } from './held-call.js';
 
 /** How long a held call waits for the client's answer by default: the requestState's life, 10 minutes. */
 export const defaultHeldCallMs = 600_000;
@@ -58,17 +58,19 @@ export class HeldCalls {
 
   /** Starts `start.run` as a held call: upstream requests on its server during it are kept for the client. */
   start<T>(start: HeldCallStart<T>): HeldCall<T> {
-    const held = new HeldCall<T>(start.run);
-    const endInFlight =
-      start.server === undefined
-        ? () => undefined
-        : this.#gateway.callsInFlight.begin(start.server, {
-            client: start.client,
-            // every kind is passed to the held call: the client's declared capabilities are checked
-            // per round (an undeclared one answers -32021), the config's allow/deny by passRequest
-            capabilities: () => ({ elicitation: {}, sampling: {}, roots: {} }),
-            ask: (request, signal) => held.ask(request, signal),
-          });
+    const { server } = start;
+    const inFlight = {
+      client: start.client,
+      // every kind is passed to the held call: the client's declared capabilities are checked per
+      // round (an undeclared one answers -32021), the config's allow/deny by passRequest
+      capabilities: () => ({ elicitation: {}, sampling: {}, roots: {} }),
+      ask: (request: UpstreamAsk, signal: AbortSignal) => held.ask(request, signal),
+    };
+    const calls = this.#gateway.callsInFlight;
+    const endInFlight = server === undefined ? () => undefined : calls.begin(server, inFlight);
+    const held: HeldCall<T> = new HeldCall<T>((signal) =>
+      server === undefined ? start.run(signal) : calls.within(server, inFlight, () => start.run(signal)),
+    );
     this.#calls.set(held.id, {
       held: held as HeldCall<unknown>,
       client: start.client,
@@ -119,9 +121,16 @@ export class HeldCalls {
     const entry = this.#calls.get(id);
     if (entry === undefined) {
       const why = this.#gone.get(id) ?? 'this instance does not know it (it restarted since)';
-      return { refused: `the call this requestState belongs to is no longer held: ${why}; call again without requestState` };
+      return {
+        refused: `the call this requestState belongs to is no longer held: ${why}; call again without requestState`,
+      };
     }
-    if (entry.client !== bound.client || entry.owner !== bound.owner || entry.call !== bound.call || state.call !== entry.call) {
+    if (
+      entry.client !== bound.client ||
+      entry.owner !== bound.owner ||
+      entry.call !== bound.call ||
+      state.call !== entry.call
+    ) {
       return { refused: 'this requestState belongs to another call; call again without requestState' };
     }
     if (round !== entry.held.round) {

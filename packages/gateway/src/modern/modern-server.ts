@@ -147,7 +147,8 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
       const outcome = await serveHeld(serving, context, {
         call,
         server: gateway.resolver.serverOf(name),
-        run: (signal) => gateway.callTool({ client, tool: name, parameters }, { ...options, signal, approver }),
+        run: (signal) =>
+          gateway.callTool({ client, tool: name, parameters }, { ...options, signal, approver }),
       });
       if (!outcome.done) return outcome.inputRequired as never;
       const result = outcome.result;

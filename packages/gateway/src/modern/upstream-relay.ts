@@ -152,5 +152,8 @@ export function serveHeld<T>(
     const held = resumeHeld({ ...state, held: state.held }, { heldCalls, answered, sdk, context, bound });
     return relayRound(held as HeldCall<T>, round);
   }
-  return relayRound(heldCalls.start({ client, owner, call: target.call, server: target.server, run: target.run }), round);
+  return relayRound(
+    heldCalls.start({ client, owner, call: target.call, server: target.server, run: target.run }),
+    round,
+  );
 }
