@@ -1,7 +1,9 @@
 // Our own upstream for the MCP conformance suite's server scenarios (@modelcontextprotocol/conformance
 // 0.1.x): the SDK's low-level Server over streamable HTTP (sessions, an in-memory event store so a
 // stream closed mid-call resumes), serving what the suite's server specification names — the
-// `test_*` tools, the `test://` resources and template, the `test_*` prompts, completion and logging.
+// `test_*` tools, the `test://` resources and template, the `test_*` prompts, completion and logging;
+// and, for the 2026-07-28 scenarios (0.2.x) run through the gateway, the tools and the prompt that
+// ask the client for input, asked as a 2025-11-25 server asks: by requests during the call.
 // Written from the scenario descriptions the suite prints (`conformance list`, each scenario's
 // requirements), not copied from the suite's own example server.
 //
