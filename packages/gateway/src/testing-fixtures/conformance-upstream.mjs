@@ -152,7 +152,10 @@ tools.push(
   asking('test_input_required_result_sampling', "Asks the client's model a question (sampling)."),
   asking('test_input_required_result_list_roots', "Asks the client's roots."),
   asking('test_input_required_result_request_state', 'Asks the user to confirm (elicitation).'),
-  asking('test_input_required_result_multiple_inputs', 'Asks an elicitation, a sampling and the roots at once.'),
+  asking(
+    'test_input_required_result_multiple_inputs',
+    'Asks an elicitation, a sampling and the roots at once.',
+  ),
   asking('test_input_required_result_multi_round', 'Asks two elicitations, one after the other.'),
   asking('test_input_required_result_tampered_state', 'Asks the user to confirm (elicitation).'),
   asking('test_input_required_result_capabilities', "Asks the client's model (sampling) only."),
@@ -174,9 +177,13 @@ async function askingTool(name, extra) {
       ElicitResultSchema,
     );
   const sample = (prompt, maxTokens) =>
-    extra.sendRequest({ method: 'sampling/createMessage', params: question(prompt, maxTokens) }, CreateMessageResultSchema);
+    extra.sendRequest(
+      { method: 'sampling/createMessage', params: question(prompt, maxTokens) },
+      CreateMessageResultSchema,
+    );
   const roots = () => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
-  const said = (answer) => (answer.content?.type === 'text' ? answer.content.text : JSON.stringify(answer.content));
+  const said = (answer) =>
+    answer.content?.type === 'text' ? answer.content.text : JSON.stringify(answer.content);
   switch (name) {
     case 'test_input_required_result_elicitation': {
       const answer = await elicit('What is your name?', nameForm);
@@ -185,7 +192,9 @@ async function askingTool(name, extra) {
     case 'test_input_required_result_sampling':
     case 'test_input_required_result_capabilities':
     case 'test_missing_capability':
-      return { content: [text(`LLM response: ${said(await sample('What is the capital of France?', 100))}`)] };
+      return {
+        content: [text(`LLM response: ${said(await sample('What is the capital of France?', 100))}`)],
+      };
     case 'test_input_required_result_list_roots': {
       const { roots: given } = await roots();
       return { content: [text(`roots: ${given.map((root) => root.uri).join(', ')}`)] };
@@ -448,7 +457,11 @@ async function getPrompt(name, parameters, extra) {
       params: {
         mode: 'form',
         message: 'What context should the prompt use?',
-        requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { context: { type: 'string' } },
+          required: ['context'],
+        },
       },
     },
     ElicitResultSchema,
