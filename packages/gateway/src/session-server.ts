@@ -60,7 +60,7 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
       ask: askingThrough(extra.sendRequest),
     };
     const end = upstream === undefined ? () => undefined : gateway.callsInFlight.begin(upstream, inFlight);
-    const inCallContext = <T>(run: () => T): T =>
+    const inCallContext = <T>(run: () => Promise<T>): Promise<T> =>
       upstream === undefined ? run() : gateway.callsInFlight.within(upstream, inFlight, run);
     try {
       const result = await inCallContext(() =>

@@ -21,11 +21,19 @@ export interface CallInFlight {
  */
 export class CallsInFlight {
   readonly #byServer = new Map<string, Set<CallInFlight>>();
-  readonly #current = new AsyncLocalStorage<{ server: string; call: CallInFlight }>();
+  /**
+   * The call a context belongs to, by a number: what outlives a call in its context (a timer or a
+   * pooled socket first made during it) keeps this small record alive, never the call and its session.
+   */
+  readonly #current = new AsyncLocalStorage<{ server: string; id: number }>();
+  readonly #byId = new Map<number, CallInFlight>();
+  #lastId = 0;
 
-  /** Runs `run` (the call's way to `server`) in the call's async context. */
-  within<T>(server: string, call: CallInFlight, run: () => T): T {
-    return this.#current.run({ server, call }, run);
+  /** Runs `run` (the call's way to `server`) in the call's async context, until what it returns settles. */
+  within<T>(server: string, call: CallInFlight, run: () => Promise<T>): Promise<T> {
+    const id = ++this.#lastId;
+    this.#byId.set(id, call);
+    return this.#current.run({ server, id }, run).finally(() => this.#byId.delete(id));
   }
 
   /** Notes a call on `server` until the returned function is called. */
@@ -42,8 +50,9 @@ export class CallsInFlight {
   /** The one call under way on `server`, or why there is none to ask. */
   owner(server: string): CallInFlight | { none: string } {
     const current = this.#current.getStore();
+    const own = current?.server === server ? this.#byId.get(current.id) : undefined;
     // the request came on this call's own stream, and the call is still under way
-    if (current?.server === server && this.#byServer.get(server)?.has(current.call)) return current.call;
+    if (own !== undefined && this.#byServer.get(server)?.has(own)) return own;
     const calls = [...(this.#byServer.get(server) ?? [])];
     if (calls.length === 1) return calls[0]!;
     if (calls.length === 0) return { none: 'no client call is in progress on it' };

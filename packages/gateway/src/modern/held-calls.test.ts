@@ -132,6 +132,42 @@ describe("a 2026-07-28 client answers an upstream's requests through the gateway
     expect(textOf(result)).toBe('Ada likes green');
   });
 
+  it('puts requests the upstream sends together in one round, and asks again what a retry left out', async () => {
+    const name = 'cf__test_input_required_result_multiple_inputs';
+    const first = await rawCall(main.endpoint.url, { name });
+    const asked = first.body.result?.inputRequests as Record<string, { method: string }>;
+    const methods = Object.values(asked).map((request) => request.method);
+    expect(methods.sort()).toEqual(['elicitation/create', 'roots/list', 'sampling/createMessage']);
+    const keyOf = (method: string) => Object.keys(asked).find((key) => asked[key]!.method === method)!;
+    const answers: Record<string, unknown> = {
+      [keyOf('elicitation/create')]: { action: 'accept', content: { name: 'Ada' } },
+      [keyOf('sampling/createMessage')]: {
+        role: 'assistant',
+        content: { type: 'text', text: 'Hi' },
+        model: 'm',
+      },
+      [keyOf('roots/list')]: { roots: [{ uri: 'file:///srv', name: 'srv' }] },
+    };
+    const elicitation = keyOf('elicitation/create');
+    const partial = await rawCall(main.endpoint.url, {
+      name,
+      inputResponses: { [elicitation]: answers[elicitation] },
+      requestState: first.body.result?.requestState,
+    });
+    const again = partial.body.result?.inputRequests as Record<string, { method: string }>;
+    expect(
+      Object.values(again)
+        .map((request) => request.method)
+        .sort(),
+    ).toEqual(['roots/list', 'sampling/createMessage']);
+    const done = await rawCall(main.endpoint.url, {
+      name,
+      inputResponses: answers,
+      requestState: partial.body.result?.requestState,
+    });
+    expect(textOf(done.body.result)).toBe('name Ada, greeting Hi, 1 root(s)');
+  });
+
   it('refuses a tampered requestState, and never runs the call afresh for it', async () => {
     const { key, requestState } = await firstRound(
       main.endpoint.url,
