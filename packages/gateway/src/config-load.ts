@@ -73,6 +73,8 @@ export interface GatewayConfig {
   readonly newTools: 'withhold' | 'allow';
   /** The time budget of one call, in ms. */
   readonly timeoutMs?: number;
+  /** How long a modern client's held call waits for its answer, in ms (`held_call_ms`; default 600000). */
+  readonly heldCallMs?: number;
   /** Where a span per call is exported (`telemetry:`); the OTLP environment variables apply without it. */
   readonly telemetry?: GatewayTelemetry;
   /** With `fleet:`: the database and name of the fleet this instance shares approvals and reviews with. */
@@ -305,6 +307,7 @@ function resolveConfig(
     durability: file.durability ?? 'batch',
     approve: file.approve ?? {},
     ...(file.timeout_ms === undefined ? {} : { timeoutMs: file.timeout_ms }),
+    ...(file.held_call_ms === undefined ? {} : { heldCallMs: file.held_call_ms }),
     newTools: file.new_tools ?? 'withhold',
     ...(file.telemetry === undefined ? {} : { telemetry: telemetryOf(file.telemetry) }),
     ...(file.fleet === undefined

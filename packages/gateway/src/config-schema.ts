@@ -108,6 +108,9 @@ export const gatewayConfigSchema = z.strictObject({
   // with a lock file beside the config: a tool no review names is withheld (default) or allowed
   new_tools: z.enum(['withhold', 'allow']).optional(),
   timeout_ms: z.number().positive().optional(),
+  // how long a 2026-07-28 client's call, held while its upstream asks the client, waits for the
+  // client's answer (at most the requestState's life, 10 minutes)
+  held_call_ms: z.number().int().min(100).max(600_000).optional(),
   // where a span per call is exported over OTLP/HTTP (see telemetry/)
   telemetry: telemetrySchema.optional(),
   // several instances sharing approvals and tool reviews in one PostgreSQL database (see fleet/)

@@ -54,27 +54,29 @@ export function createSessionServer(gateway: Gateway, client: string): Server {
     const deadline = callerDeadline(request.params._meta);
     if (deadline !== undefined) options.deadline = deadline;
     const upstream = gateway.resolver.serverOf(request.params.name);
-    const end =
-      upstream === undefined
-        ? () => undefined
-        : gateway.callsInFlight.begin(upstream, {
-            client,
-            capabilities: () => server.getClientCapabilities(),
-            ask: askingThrough(extra.sendRequest),
-          });
+    const inFlight = {
+      client,
+      capabilities: () => server.getClientCapabilities(),
+      ask: askingThrough(extra.sendRequest),
+    };
+    const end = upstream === undefined ? () => undefined : gateway.callsInFlight.begin(upstream, inFlight);
+    const inCallContext = <T>(run: () => Promise<T>): Promise<T> =>
+      upstream === undefined ? run() : gateway.callsInFlight.within(upstream, inFlight, run);
     try {
-      const result = await gateway.callTool(
-        { client, tool: request.params.name, parameters: request.params.arguments ?? {} },
-        {
-          ...options,
-          approver: writingAlways(
-            gateway,
-            gateway.sessionAnswers.approver(
-              sessionId,
-              elicitingApprover(server, extra.sendRequest, gateway.config.rememberFile !== undefined),
+      const result = await inCallContext(() =>
+        gateway.callTool(
+          { client, tool: request.params.name, parameters: request.params.arguments ?? {} },
+          {
+            ...options,
+            approver: writingAlways(
+              gateway,
+              gateway.sessionAnswers.approver(
+                sessionId,
+                elicitingApprover(server, extra.sendRequest, gateway.config.rememberFile !== undefined),
+              ),
             ),
-          ),
-        },
+          },
+        ),
       );
       return toCallToolResult(result, gateway.resolver.extras(request.params.name));
     } catch (error) {

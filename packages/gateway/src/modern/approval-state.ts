@@ -2,7 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { ToolgateError } from '@toolgate/core';
 
-/** What a signed `requestState` of an `ask` holds: which call it was issued for. */
+/**
+ * What a signed `requestState` holds: which call it was issued for — a policy `ask`'s, or a held
+ * call's whose upstream asks the client something.
+ */
 export interface ApprovalState {
   /** SHA-256 of the tool name and the arguments' JSON, as the client sent them. */
   call: string;
@@ -10,6 +13,11 @@ export interface ApprovalState {
   nonce: string;
   /** When the state stops being valid, in ms since the epoch (the codec's expiry, for `AnsweredStates`). */
   expiresAt: number;
+  /**
+   * Set when the state answers an upstream's requests to the client (see `HeldCalls`): the held
+   * call's id, the round it was issued for and the gateway instance that holds the call.
+   */
+  held?: { id: string; round: number; instance: string };
 }
 
 /** The environment variable holding the key that signs `requestState` (shared by every instance). */
@@ -20,8 +28,8 @@ export const approvalStateTtlSeconds = 600;
 
 /**
  * The codec that signs and checks the `requestState` of an `ask` answered by multi-round trip
- * (the SDK's HMAC-SHA256 `createRequestStateCodec`): bound to the client the bearer token names, so
- * a state minted for one client is refused from another, and expiring after
+ * and of a held call (the SDK's HMAC-SHA256 `createRequestStateCodec`): bound to the method and to the
+ * client the bearer token names, so a state minted for one client is refused from another, and expiring after
  * {@link approvalStateTtlSeconds}. The key is `TOOLGATE_GATEWAY_STATE_KEY` (32 characters or more;
  * give every instance behind one address the same), else a random key of this process.
  */
@@ -38,7 +46,7 @@ export async function approvalCodec(env: NodeJS.ProcessEnv): Promise<RequestStat
   return createRequestStateCodec<ApprovalState>({
     key: configured ?? randomBytes(32),
     ttlSeconds: approvalStateTtlSeconds,
-    bind: (context: ServerContext) => `tools/call\0${context.http?.authInfo?.clientId ?? ''}`,
+    bind: (context: ServerContext) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ''}`,
   });
 }
 

@@ -5,6 +5,7 @@ import { identityOf } from '../auth/index.js';
 import type { Gateway } from '../gateway.js';
 import { AnsweredStates } from './answered-states.js';
 import { approvalCodec } from './approval-state.js';
+import { HeldCalls } from './held-calls.js';
 import { createModernGatewayServer } from './modern-server.js';
 import { modernSurfaceOf } from './modern-surface.js';
 
@@ -13,7 +14,9 @@ import { modernSurfaceOf } from './modern-surface.js';
  * (given as `authInfo.clientId`), nothing kept between requests; `ask` by multi-round trip with a
  * `requestState` signed by `TOOLGATE_GATEWAY_STATE_KEY` (see `approvalCodec`); `server/discover`
  * declares the union of what the upstreams serve the client (`modernSurfaceOf`), and the prompts,
- * resources and completion it declares are served. Loads the SDK's 2.x server only when called.
+ * resources and completion it declares are served. An upstream's own requests during a call
+ * (elicitation, sampling, roots) reach the client as `input_required` while the call is held
+ * (`HeldCalls`). Loads the SDK's 2.x server only when called.
  */
 export async function gatewayModernHandler(
   gateway: Gateway,
@@ -22,6 +25,7 @@ export async function gatewayModernHandler(
   const sdk = await import('@modelcontextprotocol/server');
   const codec = await approvalCodec(env);
   const answered = new AnsweredStates();
+  const heldCalls = new HeldCalls(gateway);
   return modernHttpHandler(
     async (authInfo) => {
       const client = authInfo?.clientId;
@@ -32,6 +36,7 @@ export async function gatewayModernHandler(
         client,
         codec,
         answered,
+        heldCalls,
         sdk,
         identity: identityOf(authInfo),
       });
@@ -60,12 +65,14 @@ export async function gatewayModernStdioServer(
   const sdk = await import('@modelcontextprotocol/server');
   const codec = await approvalCodec(env);
   const answered = new AnsweredStates();
+  const heldCalls = new HeldCalls(gateway);
   return async () =>
     createModernGatewayServer({
       gateway,
       client,
       codec,
       answered,
+      heldCalls,
       sdk,
       surface: await modernSurfaceOf(gateway, client),
     });

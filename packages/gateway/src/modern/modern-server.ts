@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestStateCodec, ServerContext, Server as ServerType } from '@modelcontextprotocol/server';
-import type { ApprovalRequest, Approver, CallOptions } from '@toolgate/core';
+import type { ApprovalRequest, Approver, CallOptions, ToolResult } from '@toolgate/core';
 import { messageOf, ToolgateError } from '@toolgate/core';
 import { progressNotifier } from '@toolgate/mcp-server';
 import { errorResult } from '@toolgate/mcp-server/internal';
@@ -11,7 +11,9 @@ import { packageVersion } from '../package-version.js';
 import { toCallToolResult } from '../result.js';
 import type { AnsweredStates } from './answered-states.js';
 import { type ApprovalState, approvalStateTtlSeconds, callDigest } from './approval-state.js';
+import type { HeldCalls } from './held-calls.js';
 import { type ModernSurface, modernCapabilities, serveModernSurface } from './modern-surface.js';
+import { type HeldServing, serveHeld } from './upstream-relay.js';
 
 /** An answer given outside the gate: here, the client's, carried by its retry (with how far it reaches). */
 type RetryAnswer = NonNullable<CallOptions['decision']> & { scope?: string };
@@ -29,6 +31,8 @@ export interface ModernGatewayServerOptions {
   codec: RequestStateCodec<ApprovalState>;
   /** The states this process has taken an answer from. */
   answered: AnsweredStates;
+  /** The calls this process holds while their upstreams ask the client (one per process and side). */
+  heldCalls: HeldCalls;
   /** The SDK's 2.x module (loaded once by the caller). */
   sdk: typeof import('@modelcontextprotocol/server');
   /**
@@ -58,14 +62,22 @@ export function createModernGatewayServer(options: ModernGatewayServerOptions): 
     { name: 'toolgate-gateway', version: packageVersion },
     { capabilities: modernCapabilities(surface), requestState: { verify: codec.verify } },
   );
-  serveModernSurface(server, gateway, client, surface);
+  serveModernSurface(server, gateway, client, surface, heldServing(options));
   if (surface.tools) serveModernTools(server, options);
   return server;
+}
+
+/** What serving a held request of this client needs. */
+function heldServing(options: ModernGatewayServerOptions): HeldServing {
+  const { heldCalls, answered, codec, sdk, client, identity } = options;
+  const owner = identity === undefined ? '' : `${identity.issuer ?? ''}\0${identity.subject ?? ''}`;
+  return { heldCalls, answered, codec, sdk, client, owner };
 }
 
 /** `tools/list` and `tools/call` of one modern request (see {@link createModernGatewayServer}). */
 function serveModernTools(server: ServerType, options: ModernGatewayServerOptions): void {
   const { gateway, client, codec, answered, sdk, identity } = options;
+  const serving = heldServing(options);
   server.setRequestHandler('tools/list', async () => {
     const tools = (await gateway.toolsFor(client)).map((tool) => ({
       name: tool.name,
@@ -84,7 +96,13 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
     const token = request.params._meta?.progressToken;
     if (token !== undefined) options.onProgress = progressNotifier(token, context.mcpReq.notify as never);
     const state = context.mcpReq.requestState<ApprovalState>();
-    if (state !== undefined && state.call !== callDigest(name, parameters)) {
+    const call = callDigest(name, parameters);
+    if (state?.held !== undefined) {
+      // a retry of a held call: resumed with its answers, or refused (never started afresh)
+      const outcome = await serveHeld<ToolResult>(serving, context, { call, server: undefined, run: never });
+      return (outcome.done ? toCallToolResult(outcome.result) : outcome.inputRequired) as never;
+    }
+    if (state !== undefined && state.call !== call) {
       return errorResult(
         new ToolgateError(
           'PERMISSION_DENIED',
@@ -125,7 +143,15 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
     else if (answer?.scope === 'session') approver = gateway.sessionAnswers.approver(session, () => answer);
     else if (answer !== undefined) options.decision = answer;
     try {
-      const result = await gateway.callTool({ client, tool: name, parameters }, { ...options, approver });
+      // held while the upstream asks the client something: each ask comes back as input_required
+      const outcome = await serveHeld(serving, context, {
+        call,
+        server: gateway.resolver.serverOf(name),
+        run: (signal) =>
+          gateway.callTool({ client, tool: name, parameters }, { ...options, signal, approver }),
+      });
+      if (!outcome.done) return outcome.inputRequired as never;
+      const result = outcome.result;
       if (asked !== undefined && canElicit && state === undefined) {
         return sdk.inputRequired({
           inputRequests: {
@@ -143,6 +169,7 @@ function serveModernTools(server: ServerType, options: ModernGatewayServerOption
       }
       return toCallToolResult(result) as never;
     } catch (error) {
+      if (error instanceof sdk.ProtocolError) throw error;
       return errorResult(
         new ToolgateError('TOOL_FAILED', `the gateway could not record the call: ${messageOf(error)}`),
       ) as never;
@@ -163,6 +190,11 @@ function answerOf(context: ServerContext, client: string, always: boolean): Retr
   if (response.action !== 'accept')
     return { approved: false, by, reason: `the user chose ${response.action}` };
   return { ...answerOfContent(response.content, always), by };
+}
+
+/** A retry of a held call runs nothing new: `serveHeld` resumes the call the state names. */
+function never(): Promise<never> {
+  return Promise.reject(new Error('a held call is resumed, never started by its retry'));
 }
 
 /** Whether the policy has a layer that remembers `always` answers. */

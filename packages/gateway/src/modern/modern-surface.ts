@@ -2,10 +2,12 @@ import type { ServerCapabilities, Server as ServerType } from '@modelcontextprot
 import { messageOf } from '@toolgate/core';
 import type { Gateway } from '../gateway.js';
 import { complete } from '../surface/completion.js';
-import { getPrompt, promptsFor } from '../surface/prompts.js';
+import { findPrompt, getPrompt, promptsFor } from '../surface/prompts.js';
 import { readResource, resourcesFor, resourceTemplatesFor } from '../surface/resources.js';
 import { surfaceGrantOf } from '../surface/surface-grant.js';
 import { upstreamKey } from '../surface/upstream-lists.js';
+import { callDigest } from './approval-state.js';
+import { type HeldServing, serveHeld } from './upstream-relay.js';
 
 /** What the gateway offers one modern client, as `server/discover` says it. */
 export interface ModernSurface {
@@ -67,24 +69,30 @@ export function modernCapabilities(surface: ModernSurface): ServerCapabilities {
 /**
  * Serves `surface`'s prompts, resources and completion to one modern request of `client`, through
  * the very functions the legacy session uses: the same grants, the same policy on each URI, the same
- * lock-file reviews, each get and read recorded; lists carry `cacheScope: private`.
+ * lock-file reviews, each get and read recorded; lists carry `cacheScope: private`. A prompt get is
+ * held while its upstream asks the client something, as a tool call is (`serveHeld`).
  */
 export function serveModernSurface(
   server: ServerType,
   gateway: Gateway,
   client: string,
   surface: ModernSurface,
+  held: HeldServing,
 ): void {
   if (surface.prompts) {
     server.setRequestHandler('prompts/list', async () => ({
       prompts: (await promptsFor(gateway, client)) as never,
       ...listHints,
     }));
-    server.setRequestHandler(
-      'prompts/get',
-      async (request) =>
-        (await getPrompt(gateway, client, request.params.name, request.params.arguments)) as never,
-    );
+    server.setRequestHandler('prompts/get', async (request, context) => {
+      const { name, arguments: parameters } = request.params;
+      const outcome = await serveHeld(held, context, {
+        call: callDigest(`prompt:${name}`, parameters),
+        server: (await findPrompt(gateway, name))?.server.name,
+        run: () => getPrompt(gateway, client, name, parameters),
+      });
+      return (outcome.done ? outcome.result : outcome.inputRequired) as never;
+    });
   }
   if (surface.resources) {
     server.setRequestHandler('resources/list', async () => ({

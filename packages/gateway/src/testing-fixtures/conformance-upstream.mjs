@@ -1,7 +1,9 @@
 // Our own upstream for the MCP conformance suite's server scenarios (@modelcontextprotocol/conformance
 // 0.1.x): the SDK's low-level Server over streamable HTTP (sessions, an in-memory event store so a
 // stream closed mid-call resumes), serving what the suite's server specification names — the
-// `test_*` tools, the `test://` resources and template, the `test_*` prompts, completion and logging.
+// `test_*` tools, the `test://` resources and template, the `test_*` prompts, completion and logging;
+// and, for the 2026-07-28 scenarios (0.2.x) run through the gateway, the tools and the prompt that
+// ask the client for input, asked as a 2025-11-25 server asks: by requests during the call.
 // Written from the scenario descriptions the suite prints (`conformance list`, each scenario's
 // requirements), not copied from the suite's own example server.
 //
@@ -14,6 +16,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  CreateMessageResultSchema,
   ElicitResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -21,6 +24,7 @@ import {
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
@@ -138,6 +142,93 @@ const tools = [
     },
   },
 ];
+
+// The 2026-07-28 scenarios' tools that ask the client for input (SEP-2322). A 2025-11-25 server asks
+// by requests during the call (sent on the call's own stream); through the gateway a 2026-07-28
+// client gets them as input_required results and answers by retrying the call.
+const asking = (name, description) => ({ name, description, inputSchema: noArguments });
+tools.push(
+  asking('test_input_required_result_elicitation', "Asks the user's name (elicitation)."),
+  asking('test_input_required_result_sampling', "Asks the client's model a question (sampling)."),
+  asking('test_input_required_result_list_roots', "Asks the client's roots."),
+  asking('test_input_required_result_request_state', 'Asks the user to confirm (elicitation).'),
+  asking(
+    'test_input_required_result_multiple_inputs',
+    'Asks an elicitation, a sampling and the roots at once.',
+  ),
+  asking('test_input_required_result_multi_round', 'Asks two elicitations, one after the other.'),
+  asking('test_input_required_result_tampered_state', 'Asks the user to confirm (elicitation).'),
+  asking('test_input_required_result_capabilities', "Asks the client's model (sampling) only."),
+  asking('test_missing_capability', "Needs the client's sampling capability."),
+);
+
+const nameForm = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const confirmForm = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+const question = (prompt, maxTokens) => ({
+  messages: [{ role: 'user', content: text(prompt) }],
+  maxTokens,
+});
+
+/** The answers of the asking tools, each asked by `extra.sendRequest` (on the call's own stream). */
+async function askingTool(name, extra) {
+  const elicit = (message, requestedSchema) =>
+    extra.sendRequest(
+      { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
+      ElicitResultSchema,
+    );
+  const sample = (prompt, maxTokens) =>
+    extra.sendRequest(
+      { method: 'sampling/createMessage', params: question(prompt, maxTokens) },
+      CreateMessageResultSchema,
+    );
+  const roots = () => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
+  const said = (answer) =>
+    answer.content?.type === 'text' ? answer.content.text : JSON.stringify(answer.content);
+  switch (name) {
+    case 'test_input_required_result_elicitation': {
+      const answer = await elicit('What is your name?', nameForm);
+      return { content: [text(`Hello, ${answer.content?.name ?? '(no name)'}! (${answer.action})`)] };
+    }
+    case 'test_input_required_result_sampling':
+    case 'test_input_required_result_capabilities':
+    case 'test_missing_capability':
+      return {
+        content: [text(`LLM response: ${said(await sample('What is the capital of France?', 100))}`)],
+      };
+    case 'test_input_required_result_list_roots': {
+      const { roots: given } = await roots();
+      return { content: [text(`roots: ${given.map((root) => root.uri).join(', ')}`)] };
+    }
+    case 'test_input_required_result_request_state':
+    case 'test_input_required_result_tampered_state': {
+      const answer = await elicit('Please confirm', confirmForm);
+      return { content: [text(`state-ok: action=${answer.action}, ok=${String(answer.content?.ok)}`)] };
+    }
+    case 'test_input_required_result_multiple_inputs': {
+      const [named, greeting, given] = await Promise.all([
+        elicit('What is your name?', nameForm),
+        sample('Generate a greeting', 50),
+        roots(),
+      ]);
+      return {
+        content: [
+          text(`name ${named.content?.name}, greeting ${said(greeting)}, ${given.roots.length} root(s)`),
+        ],
+      };
+    }
+    case 'test_input_required_result_multi_round': {
+      const first = await elicit('Step 1: What is your name?', nameForm);
+      const second = await elicit('Step 2: What is your favorite color?', {
+        type: 'object',
+        properties: { color: { type: 'string' } },
+        required: ['color'],
+      });
+      return { content: [text(`${first.content?.name} likes ${second.content?.color}`)] };
+    }
+    default:
+      return undefined;
+  }
+}
 
 const defaultsForm = {
   type: 'object',
@@ -283,7 +374,12 @@ async function callTool(server, transport, request, extra) {
     case 'json_schema_2020_12_tool':
       return { content: [text(`received ${JSON.stringify(parameters)}`)] };
     default:
-      return { isError: true, content: [text(`unknown tool ${JSON.stringify(name)}`)] };
+      return (
+        (await askingTool(name, extra)) ?? {
+          isError: true,
+          content: [text(`unknown tool ${JSON.stringify(name)}`)],
+        }
+      );
   }
 }
 
@@ -350,9 +446,30 @@ const prompts = [
     arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
   },
   { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
+  { name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for its context.' },
 ];
 
-function getPrompt(name, parameters = {}) {
+async function getPrompt(name, parameters, extra) {
+  if (name !== 'test_input_required_result_prompt') return staticPrompt(name, parameters);
+  const answer = await extra.sendRequest(
+    {
+      method: 'elicitation/create',
+      params: {
+        mode: 'form',
+        message: 'What context should the prompt use?',
+        requestedSchema: {
+          type: 'object',
+          properties: { context: { type: 'string' } },
+          required: ['context'],
+        },
+      },
+    },
+    ElicitResultSchema,
+  );
+  return { messages: [{ role: 'user', content: text(`Context: ${answer.content?.context ?? '(none)'}`) }] };
+}
+
+function staticPrompt(name, parameters = {}) {
   const user = (content) => ({ role: 'user', content });
   switch (name) {
     case 'test_simple_prompt':
@@ -427,8 +544,8 @@ function sessionServer(transport) {
     return {};
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    getPrompt(request.params.name, request.params.arguments),
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    getPrompt(request.params.name, request.params.arguments, extra),
   );
   server.setRequestHandler(CompleteRequestSchema, (request) => {
     const { value } = request.params.argument;

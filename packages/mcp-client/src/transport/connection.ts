@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from '@toolgate/core';
@@ -53,6 +54,13 @@ export class McpConnection {
   #closed = false;
   /** Set once a session has started; before that a failure ends the attach, so nothing reconnects. */
   #started = false;
+  /**
+   * Runs a function in the async context this connection was made in. A session is opened there,
+   * never in the context of the call that happened to need it: what arrives on its own streams
+   * (a server's requests outside any call) is then never taken for that call's (see the gateway's
+   * `CallsInFlight`), while what arrives on a call's own response stream stays in the call's context.
+   */
+  readonly #outside = AsyncResource.bind(<T>(run: () => T): T => run());
 
   constructor(config: McpServerConfig, onTools: ToolsListener) {
     this.config = config;
@@ -189,7 +197,7 @@ export class McpConnection {
       );
     }
     if (!this.#session) {
-      const opening = this.#connect();
+      const opening = this.#outside(() => this.#connect());
       this.#session = opening;
       opening.catch(() => {
         if (this.#session === opening) {
