@@ -3,7 +3,7 @@ import { eventsTable, headsTable, notifyChannel } from './tables.js';
 /** The function every append calls with its drafts (see {@link groupCommitSchema}). */
 export const sealFunction = 'toolgate_ledger_seal';
 /** How many text fields stand for one draft in the array {@link sealFunction} takes. */
-export const draftFields = 10;
+const draftFields = 10;
 /** The objects of group commit, for `to_regclass` / `to_regprocedure`. */
 export const groupCommitObjects = [`${sealFunction}(text,text[])`];
 

@@ -45,14 +45,16 @@ export async function appendGrouped(
       parts.finish,
     ].map(quote);
   });
-  const results = (await client.query(
-    [
-      'BEGIN',
-      `SELECT seq, line, head_seq, head_hash FROM ${sealFunction}(${quote(ledger)}, ARRAY[${fields.join(', ')}]::text[])`,
-      'COMMIT',
-      `SELECT FROM pg_logical_emit_message(true, ${quote(flushPrefix)}, '')`,
-    ].join('; '),
-  )) as unknown as { rows: Record<string, string>[] }[];
+  const text = [
+    'BEGIN',
+    `SELECT seq, line, head_seq, head_hash FROM ${sealFunction}(${quote(ledger)}, ARRAY[${fields.join(', ')}]::text[])`,
+    'COMMIT',
+    `SELECT FROM pg_logical_emit_message(true, ${quote(flushPrefix)}, '')`,
+  ].join('; ');
+  const results = (await client.query(text).catch((error: { code?: string; message?: string }) => {
+    // The seal function's own refusal (its head row is gone): the ledger is broken, not the server.
+    throw error.code === headMissing ? new ToolgateError('LEDGER_CORRUPT', error.message ?? '') : error;
+  })) as unknown as { rows: Record<string, string>[] }[];
   const rows = results[1]?.rows ?? [];
   const head = rows[0];
   if (!head || rows.length !== drafts.length) {
@@ -66,6 +68,9 @@ export async function appendGrouped(
     outcomes: rows.map((row) => JSON.parse(row.line!) as LedgerEvent),
   };
 }
+
+/** The code {@link sealFunction} raises when the ledger's head row is missing. */
+const headMissing = 'XX001';
 
 /** The prefix of the logical message whose commit waits for the flush (what logical decoding sees of it). */
 const flushPrefix = 'toolgate_ledger_flush';

@@ -41,9 +41,15 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   return sha256(bytes);
 }
 
+// The bytes of a leaf hash's input (0x00, then the text's UTF-8), reused: a text that might not fit
+// (3 bytes a UTF-16 unit at most) is hashed from a string of its own instead.
+const leafInput = Buffer.alloc(16_384);
+
 /** {@link leafHash} of a text (its UTF-8 bytes), as a binary string. */
 export function leafHashBinary(text: string): string {
-  return sha256Binary(`\u0000${text}`); // a string is hashed as its UTF-8: 0x00, then the text's bytes
+  if (text.length * 3 >= leafInput.length) return sha256Binary(`\u0000${text}`); // a string hashes as its UTF-8
+  const written = leafInput.write(text, 1, 'utf8');
+  return sha256Binary(leafInput.subarray(0, written + 1));
 }
 
 // The bytes of a node hash's input, reused: hashing is synchronous, so no two calls share it.
