@@ -136,8 +136,18 @@ if (url) {
     count: number;
     env?: NodeJS.ProcessEnv;
   }[] = [
-    { name: 'before: lock per append, 8 writers, 1 in flight each', kind: 'postgres-locked', inFlight: 1, count: 8 },
-    { name: 'PostgresStore (group commit), 8 writers, 1 in flight each', kind: 'postgres', inFlight: 1, count: 8 },
+    {
+      name: 'before: lock per append, 8 writers, 1 in flight each',
+      kind: 'postgres-locked',
+      inFlight: 1,
+      count: 8,
+    },
+    {
+      name: 'PostgresStore (group commit), 8 writers, 1 in flight each',
+      kind: 'postgres',
+      inFlight: 1,
+      count: 8,
+    },
     {
       name: 'ceiling: PostgresStore with no flush wait (synchronous_commit off), 8 writers, 1 in flight each',
       kind: 'postgres',
@@ -151,15 +161,30 @@ if (url) {
       inFlight: 1,
       count: 8,
     },
-    { name: 'before: lock per append, 16 writers, 1 in flight each', kind: 'postgres-locked', inFlight: 1, count: 16 },
-    { name: 'PostgresStore (group commit), 16 writers, 1 in flight each', kind: 'postgres', inFlight: 1, count: 16 },
+    {
+      name: 'before: lock per append, 16 writers, 1 in flight each',
+      kind: 'postgres-locked',
+      inFlight: 1,
+      count: 16,
+    },
+    {
+      name: 'PostgresStore (group commit), 16 writers, 1 in flight each',
+      kind: 'postgres',
+      inFlight: 1,
+      count: 16,
+    },
     {
       name: 'FileStore (batch), 8 writers on a file each, 1 in flight each',
       kind: 'file',
       inFlight: 1,
       count: 8,
     },
-    { name: 'PostgresStore (group commit), 8 writers, 16 in flight each', kind: 'postgres', inFlight: 16, count: 8 },
+    {
+      name: 'PostgresStore (group commit), 8 writers, 16 in flight each',
+      kind: 'postgres',
+      inFlight: 16,
+      count: 8,
+    },
     {
       name: 'FileStore (batch), 8 writers on a file each, 16 in flight each',
       kind: 'file',
@@ -178,7 +203,8 @@ if (url) {
       const shared = `${url}${url.includes('?') ? '&' : '?'}ledger=${ledger}`;
       const stored = side.kind === 'postgres' || side.kind === 'postgres-locked';
       if (side.kind === 'postgres-locked') await (await PostgresStore.open(shared)).close(); // creates it
-      const location = (n: number) => (side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared);
+      const location = (n: number) =>
+        side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared;
       const syncsBefore = await walSyncs(database);
       const result = await fleet(side.kind, location, {
         ms,
@@ -212,7 +238,9 @@ if (url) {
     const counts = tally[index]!;
     const syncs = counts.syncsKnown ? `${format(counts.syncs / counts.records)} WAL syncs an append, ` : '';
     const seals = counts.seals > 0 ? `${format(counts.records / counts.seals)} appends a commit, ` : '';
-    console.log(`  ${side.name}: ${syncs}${seals}writers' CPU ${format(counts.cpu / counts.records)} ms an append`);
+    console.log(
+      `  ${side.name}: ${syncs}${seals}writers' CPU ${format(counts.cpu / counts.records)} ms an append`,
+    );
   }
   const ratio = (after: number, before: number) =>
     perSide[after]!.map((value, round) => value / perSide[before]![round]!).sort((a, b) => a - b);
