@@ -1,12 +1,15 @@
 /**
  * The ledger on PostgreSQL, for fleets: appends per second with 8 writer processes sharing one
- * PostgresStore ledger, beside the same 8 writers each on a FileStore of its own (a file takes one
- * writer at a time); and `verifyPostgresLedger` in events per second. Needs a server:
+ * PostgresStore ledger, against the lock per append of before, the same appends waiting for no flush
+ * (the ceiling) and a bare round trip (the floor), with the WAL syncs, commits and CPU (writers and,
+ * when the server is on this machine, its processes) an append; beside them the same 8 writers each
+ * on a FileStore of its own (a file takes one writer at a time); and `verifyPostgresLedger` in
+ * events per second. Needs a server:
  * TOOLGATE_TEST_POSTGRES_URL, or one started here from Debian's postgresql when it is installed;
  * otherwise the rows are skipped with the reason.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -114,6 +117,35 @@ async function fleet(
   return { perSecond: appends / (ms / 1000), appends, cpuPerAppend: cpuMs / appends };
 }
 
+/**
+ * The CPU time (ms) the server's processes have used so far — the postmaster and its children, and
+ * the children it has reaped (the writers' backends end with them) — read from /proc; undefined
+ * unless the server runs on this machine and its data directory is readable here.
+ */
+async function serverCpu(database: pg.Client): Promise<number | undefined> {
+  try {
+    const { rows } = await database.query<{ setting: string }>(
+      "SELECT setting FROM pg_settings WHERE name = 'data_directory'",
+    );
+    const postmaster = readFileSync(join(rows[0]!.setting, 'postmaster.pid'), 'utf8').split('\n')[0]!;
+    const ticks = (pid: string) => {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return { parent: fields[1], used: fields.slice(11, 15).reduce((sum, value) => sum + Number(value), 0) };
+    };
+    let total = ticks(postmaster).used;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid) || pid === postmaster) continue;
+      try {
+        const child = ticks(pid);
+        if (child.parent === postmaster) total += child.used;
+      } catch {} // a process that ended while read
+    }
+    return total * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
 /** The server's WAL syncs so far (pg_stat_wal, PostgreSQL 14 on); undefined where it has none. */
 async function walSyncs(database: pg.Client): Promise<number | undefined> {
   try {
@@ -196,7 +228,15 @@ if (url) {
   await database.connect();
   const perSide = sides.map(() => [] as number[]);
   // Per side, over all rounds: records, commits that sealed them, WAL syncs, writers' CPU.
-  const tally = sides.map(() => ({ records: 0, seals: 0, syncs: 0, cpu: 0, syncsKnown: true }));
+  const tally = sides.map(() => ({
+    records: 0,
+    seals: 0,
+    syncs: 0,
+    cpu: 0,
+    serverCpu: 0,
+    syncsKnown: true,
+    serverCpuKnown: true,
+  }));
   for (let round = 0; round < rounds; round++) {
     for (const [index, side] of sides.entries()) {
       const ledger = `bench-${process.pid}-${round}-${index}`;
@@ -206,6 +246,7 @@ if (url) {
       const location = (n: number) =>
         side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared;
       const syncsBefore = await walSyncs(database);
+      const serverBefore = await serverCpu(database);
       const result = await fleet(side.kind, location, {
         ms,
         inFlight: side.inFlight,
@@ -213,12 +254,15 @@ if (url) {
         env: side.env,
       });
       const syncsAfter = await walSyncs(database);
+      const serverAfter = await serverCpu(database);
       perSide[index]!.push(result.perSecond);
       const counts = tally[index]!;
       counts.cpu += result.cpuPerAppend * result.appends;
       counts.records += result.appends;
       if (syncsBefore === undefined || syncsAfter === undefined) counts.syncsKnown = false;
       else counts.syncs += syncsAfter - syncsBefore;
+      if (serverBefore === undefined || serverAfter === undefined) counts.serverCpuKnown = false;
+      else counts.serverCpu += serverAfter - serverBefore;
       if (stored) {
         const verified = await verifyPostgresLedger(url, { ledger });
         if (!verified.ok || verified.count !== result.appends)
@@ -234,13 +278,18 @@ if (url) {
   }
   await database.end();
   const rows = sides.map((side, index) => row(side.name, perSide[index]!, 'appends/s'));
+  const cpuOf = (index: number) => {
+    const counts = tally[index]!;
+    const server = counts.serverCpuKnown
+      ? `, the server ${format(counts.serverCpu / counts.records)} ms`
+      : '';
+    return `CPU an append: the writers ${format(counts.cpu / counts.records)} ms${server}`;
+  };
   for (const [index, side] of sides.entries()) {
     const counts = tally[index]!;
     const syncs = counts.syncsKnown ? `${format(counts.syncs / counts.records)} WAL syncs an append, ` : '';
     const seals = counts.seals > 0 ? `${format(counts.records / counts.seals)} appends a commit, ` : '';
-    console.log(
-      `  ${side.name}: ${syncs}${seals}writers' CPU ${format(counts.cpu / counts.records)} ms an append`,
-    );
+    console.log(`  ${side.name}: ${syncs}${seals}${cpuOf(index)}`);
   }
   const ratio = (after: number, before: number) =>
     perSide[after]!.map((value, round) => value / perSide[before]![round]!).sort((a, b) => a - b);
@@ -273,7 +322,8 @@ if (url) {
       `${median(ofCeiling).toFixed(2)} of the ceiling (${listed(ofCeiling, 2)}), which is itself ` +
       `${median(ceiling).toFixed(1)}× the lock per append (${listed(ceiling)}); ${median(sixteen).toFixed(1)}× with ` +
       `16 writers (${listed(sixteen)}). WAL syncs an append: ${syncsOf(1)} (lock per append ${syncsOf(0)}); ` +
-      `appends a commit: ${format(tally[1]!.records / Math.max(1, tally[1]!.seals))}`,
+      `appends a commit: ${format(tally[1]!.records / Math.max(1, tally[1]!.seals))}; ${cpuOf(1)} ` +
+      `(ceiling: ${cpuOf(2).replace('CPU an append: ', '')}; a round trip: ${cpuOf(3).replace('CPU an append: ', '')})`,
     target: '≥ 5× the lock per append, 8 writers with 1 in flight each',
     met: median(eight) >= 5,
   });
