@@ -1,17 +1,21 @@
 /**
  * The ledger on PostgreSQL, for fleets: appends per second with 8 writer processes sharing one
- * PostgresStore ledger, beside the same 8 writers each on a FileStore of its own (a file takes one
- * writer at a time); and `verifyPostgresLedger` in events per second. Needs a server:
+ * PostgresStore ledger, against the lock per append of before, the same appends waiting for no flush
+ * (the ceiling) and a bare round trip (the floor), with the WAL syncs, commits and CPU (writers and,
+ * when the server is on this machine, its processes) an append; beside them the same 8 writers each
+ * on a FileStore of its own (a file takes one writer at a time); and `verifyPostgresLedger` in
+ * events per second. Needs a server:
  * TOOLGATE_TEST_POSTGRES_URL, or one started here from Debian's postgresql when it is installed;
  * otherwise the rows are skipped with the reason.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
+import pg from 'pg';
 import { format, quick, report, row } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -83,32 +87,87 @@ function lines(child: ChildProcess): { next(): Promise<string> } {
   };
 }
 
-/** `count` writer processes for `ms` milliseconds, started together; appends per second over all of them. */
+type Kind = 'postgres' | 'postgres-locked' | 'postgres-round-trip' | 'file';
+
+/**
+ * `count` writer processes for `ms` milliseconds, started together: appends per second over all of
+ * them, and the writers' CPU time per append. `env` is added to the writers' environment.
+ */
 async function fleet(
-  kind: 'postgres' | 'postgres-locked' | 'file',
+  kind: Kind,
   location: (n: number) => string,
-  { ms, inFlight, count }: { ms: number; inFlight: number; count: number },
+  { ms, inFlight, count, env }: { ms: number; inFlight: number; count: number; env?: NodeJS.ProcessEnv },
 ) {
   const writers = Array.from({ length: count }, (_, n) => {
     const child = spawn(
       process.execPath,
       [join(here, 'children', 'ledger-writer.mjs'), kind, location(n), `w${n}`, String(ms), String(inFlight)],
-      { stdio: ['pipe', 'pipe', 'inherit'], cwd: here },
+      { stdio: ['pipe', 'pipe', 'inherit'], cwd: here, env: { ...process.env, ...env } },
     );
     return { child, out: lines(child) };
   });
   for (const writer of writers)
     if ((await writer.out.next()) !== 'ready') throw new Error('a writer did not start');
   for (const writer of writers) writer.child.stdin!.write('go\n');
-  const counts = await Promise.all(writers.map(async (writer) => Number(await writer.out.next())));
-  return counts.reduce((sum, count) => sum + count, 0) / (ms / 1000);
+  const results = await Promise.all(
+    writers.map(async (writer) => (await writer.out.next()).split(' ').map(Number) as [number, number]),
+  );
+  const appends = results.reduce((sum, [count]) => sum + count, 0);
+  const cpuMs = results.reduce((sum, [, cpu]) => sum + cpu, 0);
+  return { perSecond: appends / (ms / 1000), appends, cpuPerAppend: cpuMs / appends };
+}
+
+/**
+ * The CPU time (ms) the server's processes have used so far — the postmaster and its children, and
+ * the children it has reaped (the writers' backends end with them) — read from /proc; undefined
+ * unless the server runs on this machine and its data directory is readable here.
+ */
+async function serverCpu(database: pg.Client): Promise<number | undefined> {
+  try {
+    const { rows } = await database.query<{ setting: string }>(
+      "SELECT setting FROM pg_settings WHERE name = 'data_directory'",
+    );
+    const postmaster = readFileSync(join(rows[0]!.setting, 'postmaster.pid'), 'utf8').split('\n')[0]!;
+    const ticks = (pid: string) => {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return { parent: fields[1], used: fields.slice(11, 15).reduce((sum, value) => sum + Number(value), 0) };
+    };
+    let total = ticks(postmaster).used;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid) || pid === postmaster) continue;
+      try {
+        const child = ticks(pid);
+        if (child.parent === postmaster) total += child.used;
+      } catch {} // a process that ended while read
+    }
+    return total * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's WAL syncs so far (pg_stat_wal, PostgreSQL 14 on); undefined where it has none. */
+async function walSyncs(database: pg.Client): Promise<number | undefined> {
+  try {
+    const { rows } = await database.query<{ syncs: string }>('SELECT wal_sync AS syncs FROM pg_stat_wal');
+    return Number(rows[0]!.syncs);
+  } catch {
+    return undefined;
+  }
 }
 
 const url = await server();
 if (url) {
   const ms = quick ? 2000 : 5000;
   const rounds = quick ? 1 : 3;
-  const sides = [
+  const noFlush = { PGOPTIONS: '-c synchronous_commit=off' };
+  const sides: {
+    name: string;
+    kind: Kind;
+    inFlight: number;
+    count: number;
+    env?: NodeJS.ProcessEnv;
+  }[] = [
     {
       name: 'before: lock per append, 8 writers, 1 in flight each',
       kind: 'postgres-locked',
@@ -118,6 +177,19 @@ if (url) {
     {
       name: 'PostgresStore (group commit), 8 writers, 1 in flight each',
       kind: 'postgres',
+      inFlight: 1,
+      count: 8,
+    },
+    {
+      name: 'ceiling: PostgresStore with no flush wait (synchronous_commit off), 8 writers, 1 in flight each',
+      kind: 'postgres',
+      inFlight: 1,
+      count: 8,
+      env: noFlush,
+    },
+    {
+      name: 'floor of a round trip: SELECT 1 an append, nothing stored, 8 writers, 1 in flight each',
+      kind: 'postgres-round-trip',
       inFlight: 1,
       count: 8,
     },
@@ -151,45 +223,107 @@ if (url) {
       inFlight: 16,
       count: 8,
     },
-  ] as const;
+  ];
+  const database = new pg.Client({ connectionString: url });
+  await database.connect();
   const perSide = sides.map(() => [] as number[]);
+  // Per side, over all rounds: records, commits that sealed them, WAL syncs, writers' CPU.
+  const tally = sides.map(() => ({
+    records: 0,
+    seals: 0,
+    syncs: 0,
+    cpu: 0,
+    serverCpu: 0,
+    syncsKnown: true,
+    serverCpuKnown: true,
+  }));
   for (let round = 0; round < rounds; round++) {
     for (const [index, side] of sides.entries()) {
       const ledger = `bench-${process.pid}-${round}-${index}`;
       const shared = `${url}${url.includes('?') ? '&' : '?'}ledger=${ledger}`;
+      const stored = side.kind === 'postgres' || side.kind === 'postgres-locked';
       if (side.kind === 'postgres-locked') await (await PostgresStore.open(shared)).close(); // creates it
       const location = (n: number) =>
         side.kind === 'file' ? join(directory, `${ledger}-${n}.jsonl`) : shared;
-      perSide[index]!.push(
-        await fleet(side.kind, location, { ms, inFlight: side.inFlight, count: side.count }),
-      );
-      if (side.kind !== 'file') {
+      const syncsBefore = await walSyncs(database);
+      const serverBefore = await serverCpu(database);
+      const result = await fleet(side.kind, location, {
+        ms,
+        inFlight: side.inFlight,
+        count: side.count,
+        env: side.env,
+      });
+      const syncsAfter = await walSyncs(database);
+      const serverAfter = await serverCpu(database);
+      perSide[index]!.push(result.perSecond);
+      const counts = tally[index]!;
+      counts.cpu += result.cpuPerAppend * result.appends;
+      counts.records += result.appends;
+      if (syncsBefore === undefined || syncsAfter === undefined) counts.syncsKnown = false;
+      else counts.syncs += syncsAfter - syncsBefore;
+      if (serverBefore === undefined || serverAfter === undefined) counts.serverCpuKnown = false;
+      else counts.serverCpu += serverAfter - serverBefore;
+      if (stored) {
         const verified = await verifyPostgresLedger(url, { ledger });
-        if (!verified.ok)
+        if (!verified.ok || verified.count !== result.appends)
           throw new Error(`the shared ledger failed verification: ${JSON.stringify(verified)}`);
+        // The records one commit sealed share its xmin.
+        const { rows } = await database.query<{ seals: number }>(
+          'SELECT count(DISTINCT xmin::text)::int AS seals FROM toolgate_ledger_events WHERE ledger = $1',
+          [ledger],
+        );
+        counts.seals += rows[0]!.seals;
       }
     }
   }
+  await database.end();
   const rows = sides.map((side, index) => row(side.name, perSide[index]!, 'appends/s'));
+  const cpuOf = (index: number) => {
+    const counts = tally[index]!;
+    const server = counts.serverCpuKnown
+      ? `, the server ${format(counts.serverCpu / counts.records)} ms`
+      : '';
+    return `CPU an append: the writers ${format(counts.cpu / counts.records)} ms${server}`;
+  };
+  for (const [index, side] of sides.entries()) {
+    const counts = tally[index]!;
+    const syncs = counts.syncsKnown ? `${format(counts.syncs / counts.records)} WAL syncs an append, ` : '';
+    const seals = counts.seals > 0 ? `${format(counts.records / counts.seals)} appends a commit, ` : '';
+    console.log(`  ${side.name}: ${syncs}${seals}${cpuOf(index)}`);
+  }
   const ratio = (after: number, before: number) =>
     perSide[after]!.map((value, round) => value / perSide[before]![round]!).sort((a, b) => a - b);
   const eight = ratio(1, 0);
-  const sixteen = ratio(3, 2);
+  const ceiling = ratio(2, 0);
+  const ofCeiling = ratio(1, 2);
+  const sixteen = ratio(5, 4);
   const median = (values: number[]) => values[Math.floor(values.length / 2)]!;
+  const listed = (values: number[], digits = 1) => values.map((value) => value.toFixed(digits)).join(', ');
+  const syncsOf = (index: number) => {
+    const counts = tally[index]!;
+    return counts.syncsKnown ? format(counts.syncs / counts.records) : 'unknown';
+  };
   report({
     id: 'ledger-postgres-appends',
     title: 'ledger: writer processes on one PostgreSQL ledger, group commit against a lock per append',
     what:
       `8 and 16 writer processes append for ${ms} ms each, awaiting each append (1 in flight) or keeping 16 in ` +
       'flight, to one ledger they share (one chain; synchronous_commit on): before, one transaction an append ' +
-      "holding the head row's lock through its commit; PostgresStore, group commit (each writer's drafts wait in " +
-      'an unlogged table, the lock holder seals them all in one commit). Beside them, 8 writers on a FileStore ' +
-      'each (a file has one writer at a time). Appends per second over all writers; each shared ledger verifies ' +
-      'after its round. The ratio is taken within each round (same load).',
+      "holding the head row's lock through its commit; PostgresStore, group commit (the lock is held only while " +
+      'the seal runs; its commit does not wait for the flush, a second transaction a round trip does, and the ' +
+      'writers waiting at once share one flush). The ceiling is the same PostgresStore appends with ' +
+      'synchronous_commit off (no flush waited for at all), which no group commit can pass on the machine; the ' +
+      'floor of a round trip is a SELECT 1 in place of each append. Beside them, 8 writers on a FileStore each ' +
+      '(a file has one writer at a time). Appends per second over all writers; each shared ledger verifies after ' +
+      'its round. Ratios are taken within each round (same load).',
     rows,
     figure:
-      `group commit ${median(eight).toFixed(1)}× the lock per append with 8 writers (rounds: ${eight.map((value) => value.toFixed(1)).join(', ')}), ` +
-      `${median(sixteen).toFixed(1)}× with 16 (${sixteen.map((value) => value.toFixed(1)).join(', ')})`,
+      `group commit ${median(eight).toFixed(1)}× the lock per append with 8 writers (rounds: ${listed(eight)}), ` +
+      `${median(ofCeiling).toFixed(2)} of the ceiling (${listed(ofCeiling, 2)}), which is itself ` +
+      `${median(ceiling).toFixed(1)}× the lock per append (${listed(ceiling)}); ${median(sixteen).toFixed(1)}× with ` +
+      `16 writers (${listed(sixteen)}). WAL syncs an append: ${syncsOf(1)} (lock per append ${syncsOf(0)}); ` +
+      `appends a commit: ${format(tally[1]!.records / Math.max(1, tally[1]!.seals))}; ${cpuOf(1)} ` +
+      `(ceiling: ${cpuOf(2).replace('CPU an append: ', '')}; a round trip: ${cpuOf(3).replace('CPU an append: ', '')})`,
     target: '≥ 5× the lock per append, 8 writers with 1 in flight each',
     met: median(eight) >= 5,
   });

@@ -4,17 +4,20 @@
 import { createInterface } from 'node:readline';
 import { FileStore } from '@toolgate/ledger';
 import { PostgresStore } from '@toolgate/ledger-postgres';
-import { lockPerAppend } from '@toolgate/ledger-postgres/testing';
+import { lockPerAppend, roundTripOnly } from '@toolgate/ledger-postgres/testing';
 
 // KIND: postgres (PostgresStore, group commit), postgres-locked (the lock-per-append path of before
-// group commit, on a ledger a PostgresStore created), file (FileStore).
+// group commit, on a ledger a PostgresStore created), postgres-round-trip (a SELECT 1 an append,
+// nothing stored: the floor of one round trip), file (FileStore).
 const [kind, location, name, ms, inFlight] = process.argv.slice(2);
 const store =
   kind === 'postgres'
     ? await PostgresStore.open(location)
     : kind === 'postgres-locked'
       ? lockPerAppend(location)
-      : await FileStore.open(location);
+      : kind === 'postgres-round-trip'
+        ? roundTripOnly(location)
+        : await FileStore.open(location);
 const payload = {
   callId: 'call',
   tool: 'oracle',
@@ -22,6 +25,7 @@ const payload = {
 };
 process.stdout.write('ready\n');
 await new Promise((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
+const cpu = process.cpuUsage();
 const end = performance.now() + Number(ms);
 let count = 0;
 await Promise.all(
@@ -32,5 +36,6 @@ await Promise.all(
     }
   }),
 );
+const used = process.cpuUsage(cpu);
 await store.close();
-process.stdout.write(`${count}\n`, () => process.exit(0));
+process.stdout.write(`${count} ${(used.user + used.system) / 1000}\n`, () => process.exit(0));

@@ -2,8 +2,7 @@ import { ToolgateError } from '@toolgate/core';
 import { type EventDraft, type LedgerEvent, ledgerSchemaVersion } from '@toolgate/ledger';
 import type { PoolClient } from 'pg';
 import type { AppendOutcome } from './append-transaction.js';
-import { appendFunction, flushTable, waitingTable } from './group-commit-schema.js';
-import { headsTable } from './tables.js';
+import { sealFunction } from './group-commit-schema.js';
 
 /** A draft to append, with its payload's canonical JSON (computed when it was queued). */
 export interface WaitingDraft {
@@ -12,14 +11,12 @@ export interface WaitingDraft {
 }
 
 /**
- * One group-committed append of a batch of drafts, in one round trip of three transactions. 1. The
- * drafts go into the table of waiting drafts (unlogged: no flush). 2. The append function waits for
- * the writer sealing now, and either picks up the records it sealed them into or seals every waiting
- * draft itself; this commits without waiting for the flush, so the head lock is free at once. 3. A
- * write to the flush table commits with synchronous_commit on: it returns once the log is on disk
- * past the seal, and concurrent writers share that flush. The append resolves only then. A draft
- * whose id is stored already gets the stored event; a draft whose writer's session is gone is
- * dropped, never sealed.
+ * One append of a batch of drafts, in one round trip of two transactions. 1. {@link sealFunction}
+ * takes the head lock and seals the drafts; its transaction commits without waiting for the flush,
+ * so the lock is free for the next writer at once. 2. A transactional logical message (one WAL
+ * record, no table) commits with the session's synchronous_commit: it returns once the log is on
+ * disk past the seal, and the writers waiting at the same moment share that flush. The append
+ * resolves only then. A draft whose id is stored already gets the stored event.
  *
  * The seal is visible to readers a few milliseconds before it is durable; a crash in that window
  * loses it (and everything after it: the log is a prefix), and none of its writers was told it was
@@ -32,56 +29,51 @@ export async function appendGrouped(
   drafts: readonly WaitingDraft[],
   stamp: () => string,
 ): Promise<AppendOutcome> {
-  const quote = (value: string) => client.escapeLiteral(value);
-  const name = quote(ledger);
-  const values = drafts.map(({ draft, payload }) => {
+  const quote = (value: string | undefined) => (value === undefined ? 'NULL' : client.escapeLiteral(value));
+  const fields = drafts.flatMap(({ draft, payload }) => {
     const parts = lineParts(draft, payload, stamp());
-    return `(${[
-      name,
-      'pg_backend_pid()',
-      'pg_postmaster_start_time()',
-      ...[draft.id, draft.runId, draft.kind, parts.at, parts.front, parts.idText, parts.idPrefix].map(
-        (value) => (value === undefined ? 'NULL' : quote(value)),
-      ),
-      ...[parts.middle, parts.tail, parts.finish].map(quote),
-    ].join(', ')})`;
+    return [
+      draft.id,
+      draft.runId,
+      draft.kind,
+      parts.at,
+      parts.front,
+      parts.idText,
+      parts.idPrefix,
+      parts.middle,
+      parts.tail,
+      parts.finish,
+    ].map(quote);
   });
-  const results = (await client.query(
-    [
-      'BEGIN',
-      'SET LOCAL synchronous_commit TO OFF',
-      `INSERT INTO ${waitingTable} (ledger, owner, epoch, draft_id, run_id, kind, at, front, id_text, id_prefix, middle, tail, finish) VALUES ${values.join(', ')} RETURNING n`,
-      'COMMIT',
-      'BEGIN',
-      'SET LOCAL synchronous_commit TO OFF',
-      `SELECT n, line FROM ${appendFunction}(${name})`,
-      `SELECT next_seq, hash FROM ${headsTable} WHERE ledger = ${name}`,
-      'COMMIT',
-      `INSERT INTO ${flushTable} VALUES (pg_backend_pid())`,
-      `DELETE FROM ${flushTable} WHERE owner = pg_backend_pid()`,
-    ].join('; '),
-  )) as unknown as { rows: Record<string, string>[] }[];
-  const mine = new Map((results[2]?.rows ?? []).map((row, index) => [String(row.n), index] as const));
-  const outcomes: (LedgerEvent | Error)[] = drafts.map(
-    () =>
-      new ToolgateError(
-        'LEDGER_UNAVAILABLE',
-        `the ledger "${ledger}" lost a waiting append before it was sealed: append it again (with its id, it is stored once)`,
-      ),
-  );
-  for (const row of results[6]?.rows ?? []) {
-    const index = mine.get(String(row.n));
-    if (index !== undefined) outcomes[index] = JSON.parse(row.line!) as LedgerEvent;
-  }
-  const head = results[7]?.rows[0];
-  if (!head) {
+  const text = [
+    'BEGIN',
+    `SELECT seq, line, head_seq, head_hash FROM ${sealFunction}(${quote(ledger)}, ARRAY[${fields.join(', ')}]::text[])`,
+    'COMMIT',
+    `SELECT FROM pg_logical_emit_message(true, ${quote(flushPrefix)}, '')`,
+  ].join('; ');
+  const results = (await client.query(text).catch((error: { code?: string; message?: string }) => {
+    // The seal function's own refusal (its head row is gone): the ledger is broken, not the server.
+    throw error.code === headMissing ? new ToolgateError('LEDGER_CORRUPT', error.message ?? '') : error;
+  })) as unknown as { rows: Record<string, string>[] }[];
+  const rows = results[1]?.rows ?? [];
+  const head = rows[0];
+  if (!head || rows.length !== drafts.length) {
     throw new ToolgateError(
       'LEDGER_CORRUPT',
-      `the head row of the ledger "${ledger}" is missing: it was deleted`,
+      `the ledger "${ledger}" sealed ${rows.length} of ${drafts.length} appends: its function ${sealFunction} was changed`,
     );
   }
-  return { head: { seq: Number(head.next_seq), hash: head.hash! }, outcomes };
+  return {
+    head: { seq: Number(head.head_seq), hash: head.head_hash! },
+    outcomes: rows.map((row) => JSON.parse(row.line!) as LedgerEvent),
+  };
 }
+
+/** The code {@link sealFunction} raises when the ledger's head row is missing. */
+const headMissing = 'XX001';
+
+/** The prefix of the logical message whose commit waits for the flush (what logical decoding sees of it). */
+const flushPrefix = 'toolgate_ledger_flush';
 
 /**
  * The parts of a draft's canonical line around what only the sealing writer knows (its seq, the

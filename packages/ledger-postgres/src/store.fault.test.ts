@@ -82,8 +82,8 @@ describe.skipIf(postgresUrl === undefined)(
         for (let n = 0; n < 3; n++)
           await store.append({ runId: 'before', kind: 'run.started', actor: 'seed' });
         const headBefore = store.head();
-        // An uncommitted row at the next seq: the writer's draft waits, it takes the head lock to seal
-        // it, and its INSERT waits on this row, inside its sealing transaction.
+        // An uncommitted row at the next seq: the writer takes the head lock to seal its draft, and its
+        // INSERT waits on this row, inside its sealing transaction.
         const blocker = await database.connect();
         await blocker.query('BEGIN');
         await blocker.query(
@@ -100,7 +100,7 @@ describe.skipIf(postgresUrl === undefined)(
         const waiting = async () =>
           (
             await database.query(
-              "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE '%toolgate_ledger_append(%'",
+              "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE '%toolgate_ledger_seal(%'",
               [application],
             )
           ).rows[0]?.pid as number | undefined;

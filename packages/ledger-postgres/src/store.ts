@@ -57,12 +57,13 @@ const maxBatch = 256;
 
 /**
  * A ledger in a PostgreSQL database, for fleets: many writer processes on many machines append to
- * the same ledger and its chain stays one total order, no gaps, no forks. An append puts its drafts
- * in a table of waiting drafts and takes the lock on the ledger's head row; whoever holds that lock
- * seals every waiting draft onto the head in one transaction (group commit across processes);
- * a unique (ledger, seq) and (ledger, id) are the second line of defence. Appends that queue up in
- * one process go in together. A failed append (the server restarting, the network) is an error
- * naming the ledger; the next append connects again.
+ * the same ledger and its chain stays one total order, no gaps, no forks. An append takes the lock
+ * on the ledger's head row only while the database seals its drafts onto the head (that commit does
+ * not wait for the flush), then waits for the flush, which the writers waiting at the same moment
+ * share (group commit across processes); a unique (ledger, seq) and (ledger, id) are the second line
+ * of defence. Appends that queue up in one process go in together. An append resolves once its
+ * records are on the server's disk. A failed append (the server restarting, the network) is an
+ * error naming the ledger; the next append connects again.
  *
  * `head()` is the head this store last saw (after its own appends): other writers move it too.
  *

@@ -37,8 +37,8 @@ export async function recordLeaves(events: AsyncIterable<LedgerEvent>): Promise<
  */
 export class LedgerTree {
   readonly #tree = new MerkleTree();
-  /** The chain head after the last record in the tree. */
-  #head: ChainHead = emptyHead;
+  /** The chain head after the last record in the tree: its hash (the seq is the tree's size). */
+  #hash: string = emptyHead.hash;
   /** True once a head was asked for: from then on the store's own appends are fed in as they are sealed. */
   #live = false;
   readonly #readFrom: (fromSeq: number) => AsyncIterable<LedgerEvent>;
@@ -64,16 +64,17 @@ export class LedgerTree {
    */
   sealed(seq: number, line: string, hash: string): void {
     if (!this.#live || seq !== this.#tree.size) return;
-    this.#tree.append(leafHash(line));
-    this.#head = { seq: seq + 1, hash };
+    this.#tree.appendText(line);
+    this.#hash = hash;
   }
 
   async #catchUp(): Promise<TreeHead> {
     this.#live = true;
-    let chain = new ChainVerifier(this.#head);
+    const head = (): ChainHead => ({ seq: this.#tree.size, hash: this.#hash });
+    let chain = new ChainVerifier(head());
     for await (const event of this.#readFrom(this.#tree.size)) {
       if (event.seq < this.#tree.size) continue; // fed in by the store while this read went on
-      if (chain.head.seq !== this.#tree.size) chain = new ChainVerifier(this.#head);
+      if (chain.head.seq !== this.#tree.size) chain = new ChainVerifier(head());
       if (event.seq !== this.#tree.size) {
         throw new ToolgateError(
           'LEDGER_CORRUPT',
@@ -88,8 +89,8 @@ export class LedgerTree {
           `the record at seq ${checked.seq} is bad: ${checked.reason}; no tree head is taken over it`,
         );
       }
-      this.#tree.append(leafHash(line));
-      this.#head = chain.head;
+      this.#tree.appendText(line);
+      this.#hash = chain.head.hash;
     }
     return this.#current();
   }

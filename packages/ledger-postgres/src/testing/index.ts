@@ -7,6 +7,7 @@
  */
 
 export { type LockPerAppend, lockPerAppend } from '../lock-per-append.js';
+export { type RoundTripOnly, roundTripOnly } from '../round-trip.js';
 export {
   freshLedgerName,
   freshLedgerUrl,

@@ -57,6 +57,18 @@ describe('the Merkle tree (RFC 9162)', () => {
     });
   });
 
+  it('appends the leaf of a text as append(leafHash(text)) does: short, non-ASCII and past its buffer', () => {
+    const texts = ['', 'a', '{"é":"𝄞"}', 'x'.repeat(5_461), 'ü'.repeat(6_000), `${'y'.repeat(20_000)}é`];
+    const byText = new MerkleTree();
+    const byHash = new MerkleTree();
+    for (const text of texts) {
+      byText.appendText(text);
+      byHash.append(leafHash(text));
+      expect(hex(byText.root())).toBe(hex(byHash.root()));
+    }
+    expect(hex(byText.root())).toBe(hex(rootOf(texts.map((text) => leafHash(text)))));
+  });
+
   it.each(vectors.inclusion.map((vector) => [vector.file, vector] as const))(
     'checks the reference inclusion vector %s as the reference does',
     (_file, vector) => {
