@@ -7,11 +7,16 @@
 # 0.2.0-alpha), so .ci/run calls this on the Node 24 leg after conformance-client.sh, once every
 # package is built; it installs the suite itself (npm) into SCRATCH_DIR.
 # conformance-auth-expected.yaml names what does not pass, each with why; every other check must pass.
+# Also run, for their discovery (PRM from the 401 or the well-known places, RFC 8414 or OpenID
+# metadata, an issuer with a path) and token endpoint authentication checks: auth/metadata-default,
+# -var1..3 and auth/token-endpoint-auth-basic, -post, whose authorization code steps (registration,
+# the authorization request) are baselined as not applicable.
 # Not run, as they do not apply to a gateway's upstream (no user, no browser, no redirect): the
-# authorization code scenarios (auth/metadata-*, auth/basic-cimd, auth/iss-*, auth/scope-*,
-# auth/offline-access-*, auth/2025-03-26-*, auth/token-endpoint-auth-*, auth/authorization-server-
-# migration), nor those of grants the gateway does not offer (auth/wif*, auth/enterprise-managed-
-# authorization: jwt-bearer and token exchange; auth/dpop*: DPoP).
+# authorization code scenarios (auth/basic-cimd, auth/iss-*, auth/scope-*, auth/offline-access-*,
+# auth/2025-03-26-*, auth/token-endpoint-auth-none (a public client registered by DCR),
+# auth/authorization-server-migration (re-registration by DCR)), nor those of grants the gateway
+# does not offer (auth/wif-jwt-bearer, auth/enterprise-managed-authorization: jwt-bearer and token
+# exchange; auth/dpop*: DPoP).
 # Usage: .ci/conformance-auth.sh SCRATCH_DIR
 set -eu
 scratch=${1:?usage: .ci/conformance-auth.sh SCRATCH_DIR}
@@ -26,7 +31,8 @@ client="node $here/packages/gateway/src/testing-fixtures/conformance-auth-client
 
 status=0 passed=0 expected=0
 for scenario in auth/client-credentials-basic auth/client-credentials-jwt auth/pre-registration \
-  auth/resource-mismatch auth/metadata-issuer-mismatch; do
+  auth/resource-mismatch auth/metadata-issuer-mismatch auth/metadata-default auth/metadata-var1 \
+  auth/metadata-var2 auth/metadata-var3 auth/token-endpoint-auth-basic auth/token-endpoint-auth-post; do
   log="$dir/$(echo "$scenario" | tr '/@' '__').log"
   if (cd "$dir" && ./node_modules/.bin/conformance client --command "$client" --scenario "$scenario" \
     --expected-failures "$here/.ci/conformance-auth-expected.yaml" >"$log" 2>&1); then

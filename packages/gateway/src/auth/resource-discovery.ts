@@ -8,6 +8,8 @@ export interface DiscoveredAuthorization {
   readonly tokenEndpoint: string;
   /** The resource identifier exactly as the metadata publishes it (sent as `resource`, RFC 8707). */
   readonly resource: string;
+  /** How the token endpoint takes a client's credentials, if the metadata says. */
+  readonly authMethods?: readonly string[];
 }
 
 /** The `resource_metadata` URL of a `WWW-Authenticate: Bearer` challenge (RFC 9728 §5.1), if any. */
@@ -61,7 +63,9 @@ export async function discoverAuthorization(options: {
   const problems: string[] = [];
   for (const place of places) {
     if (!secure(place)) {
-      throw new Error(`${where}: the upstream's protected resource metadata ${place} is neither https nor on loopback; set issuer or token_endpoint`);
+      throw new Error(
+        `${where}: the upstream's protected resource metadata ${place} is neither https nor on loopback; set issuer or token_endpoint`,
+      );
     }
     let metadata: Record<string, unknown>;
     try {
@@ -83,20 +87,35 @@ export async function discoverAuthorization(options: {
     const servers = metadata.authorization_servers;
     const issuer = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
     if (issuer === undefined) {
-      throw new Error(`${where}: the protected resource metadata ${place} names no authorization_servers; set issuer or token_endpoint`);
+      throw new Error(
+        `${where}: the protected resource metadata ${place} names no authorization_servers; set issuer or token_endpoint`,
+      );
     }
     if (!secure(issuer)) {
-      throw new Error(`${where}: the authorization server ${issuer} that ${place} names is neither https nor on loopback; set issuer or token_endpoint`);
+      throw new Error(
+        `${where}: the authorization server ${issuer} that ${place} names is neither https nor on loopback; set issuer or token_endpoint`,
+      );
     }
     const server = await issuerMetadata(issuer).catch((error: unknown) => {
-      throw new Error(`${where}: the authorization server that ${place} names: ${messageOf(error)}; set issuer or token_endpoint`);
+      throw new Error(
+        `${where}: the authorization server that ${place} names: ${messageOf(error)}; set issuer or token_endpoint`,
+      );
     });
     if (server.token_endpoint === undefined || !secure(server.token_endpoint)) {
       throw new Error(
         `${where}: the metadata of ${issuer} names ${server.token_endpoint === undefined ? 'no token_endpoint' : `the token endpoint ${server.token_endpoint}, neither https nor on loopback`}; set token_endpoint`,
       );
     }
-    return { issuer, tokenEndpoint: server.token_endpoint, resource: metadata.resource };
+    return {
+      issuer,
+      tokenEndpoint: server.token_endpoint,
+      resource: metadata.resource,
+      ...(server.token_endpoint_auth_methods_supported === undefined
+        ? {}
+        : { authMethods: server.token_endpoint_auth_methods_supported }),
+    };
   }
-  throw new Error(`${where}: no protected resource metadata of the upstream (${problems.join('; ')}); set issuer or token_endpoint`);
+  throw new Error(
+    `${where}: no protected resource metadata of the upstream (${problems.join('; ')}); set issuer or token_endpoint`,
+  );
 }

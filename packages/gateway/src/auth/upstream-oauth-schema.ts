@@ -58,4 +58,3 @@ export const upstreamOAuthSchema = z
 
 /** An upstream's `oauth:` as written. */
 export type UpstreamOAuthSection = z.output<typeof upstreamOAuthSchema>;
-

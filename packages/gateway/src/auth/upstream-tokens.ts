@@ -24,11 +24,15 @@ export interface UpstreamTokenSource {
   readonly resource: string;
 }
 
-/** Where tokens are asked for: the endpoint, the issuer (a client assertion's audience), the resource. */
+/**
+ * Where tokens are asked for: the endpoint, the issuer (a client assertion's audience), the
+ * resource, and how the endpoint takes a secret if its metadata says.
+ */
 interface Authorization {
   readonly tokenEndpoint: string;
   readonly issuer?: string;
   readonly resource: string;
+  readonly authMethods?: readonly string[];
 }
 
 /** How long before its expiry a token is replaced. */
@@ -113,7 +117,14 @@ export class UpstreamTokens {
           `${where}: the metadata of ${source.issuer} names no token_endpoint; set token_endpoint`,
         );
       }
-      return { tokenEndpoint: metadata.token_endpoint, issuer: source.issuer, resource: source.resource };
+      return {
+        tokenEndpoint: metadata.token_endpoint,
+        issuer: source.issuer,
+        resource: source.resource,
+        ...(metadata.token_endpoint_auth_methods_supported === undefined
+          ? {}
+          : { authMethods: metadata.token_endpoint_auth_methods_supported }),
+      };
     }
     this.#discovered ??= await discoverAuthorization({
       where,
@@ -139,7 +150,15 @@ export class UpstreamTokens {
       body.set('grant_type', 'refresh_token');
       body.set('refresh_token', source.refreshToken.current());
     }
-    if (source.clientSecret !== undefined) {
+    const methods = authorization.authMethods;
+    const postOnly =
+      methods !== undefined &&
+      methods.includes('client_secret_post') &&
+      !methods.includes('client_secret_basic');
+    if (source.clientSecret !== undefined && postOnly) {
+      body.set('client_id', source.clientId);
+      body.set('client_secret', source.clientSecret);
+    } else if (source.clientSecret !== undefined) {
       const pair = `${encodeURIComponent(source.clientId)}:${encodeURIComponent(source.clientSecret)}`;
       headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
     } else {
@@ -173,7 +192,9 @@ export class UpstreamTokens {
     if (!response.ok || typeof answer.access_token !== 'string') {
       const code = typeof answer.error === 'string' ? ` ${answer.error.slice(0, 100)}` : '';
       const credential =
-        source.assertionKey === undefined ? 'the secret in client_secret_env' : 'the key in client_assertion_key_file';
+        source.assertionKey === undefined
+          ? 'the secret in client_secret_env'
+          : 'the key in client_assertion_key_file';
       const check =
         source.refreshToken === undefined
           ? `check its client_id, ${credential} and the scope`

@@ -2,6 +2,8 @@
 export interface TestClient {
   clientId: string;
   secret: string;
+  /** Its public key (a JWK): it authenticates by private_key_jwt instead of its secret. */
+  jwk?: Record<string, unknown>;
   /** The scopes it may ask for, space-separated (`tools`, `other`). */
   scope: string;
   /** Its tokens' `groups` claim. */

@@ -1,5 +1,5 @@
 // A real OAuth 2.1 / OpenID authorization server (oidc-provider) on loopback, in the test's process:
-// confidential clients with the client_credentials grant (and, asked for, the refresh_token grant,
+// confidential clients (client_secret_basic, or private_key_jwt with a client's public key) with the client_credentials grant (and, asked for, the refresh_token grant,
 // every refresh token rotated on use), JWT access tokens (RFC 9068) whose
 // audience is the resource the client asked for (RFC 8707), a `groups` claim per client, and a
 // signing key made for this run.
@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
-/** @param {{ clients: Array<{ clientId: string, secret: string, scope: string, groups?: string[], ttlSeconds?: number, refreshTokens?: boolean }> }} options */
+/** @param {{ clients: Array<{ clientId: string, secret: string, jwk?: object, scope: string, groups?: string[], ttlSeconds?: number, refreshTokens?: boolean }> }} options */
 export async function startAuthorizationServer(options) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
@@ -19,7 +19,9 @@ export async function startAuthorizationServer(options) {
     jwks: { keys: [jwk] },
     clients: options.clients.map((client) => ({
       client_id: client.clientId,
-      client_secret: client.secret,
+      ...(client.jwk === undefined
+        ? { client_secret: client.secret }
+        : { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [client.jwk] } }),
       grant_types: client.refreshTokens ? ['client_credentials', 'refresh_token'] : ['client_credentials'],
       redirect_uris: [],
       response_types: [],
