@@ -152,9 +152,7 @@ export class UpstreamTokens {
     }
     const methods = authorization.authMethods;
     const postOnly =
-      methods !== undefined &&
-      methods.includes('client_secret_post') &&
-      !methods.includes('client_secret_basic');
+      methods?.includes('client_secret_post') === true && !methods.includes('client_secret_basic');
     if (source.clientSecret !== undefined && postOnly) {
       body.set('client_id', source.clientId);
       body.set('client_secret', source.clientSecret);
