@@ -86,9 +86,39 @@ ledger: ${JSON.stringify(join(place.dir, `${name}.jsonl`))}
     // the upstream checks each token's audience is its own URL: the resource was asked for
     expect(upstream.reads.metadata).toBe(1);
     expect(upstream.accepted.length).toBeGreaterThan(0);
+    expect(server.requests.basic).toBe(server.requests.token);
     const shown = [readFileSync(join(place.dir, 'found.jsonl'), 'utf8'), logged.join('\n')].join('\n');
     for (const token of upstream.accepted) expect(shown).not.toContain(token.split('.')[2]);
     expect(shown).not.toContain(secret);
+  });
+
+  it('finds the metadata at the well-known place when the 401 names none', async () => {
+    const upstream = await upstreamWith({ challenge: false });
+    const gateway = await start(
+      configFor('well-known', upstream, 'client_id: gateway, client_secret_env: SECURE_SECRET'),
+    );
+    const result = await gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
+    expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'gateway' }] });
+    expect(upstream.reads.metadata).toBe(1);
+  });
+
+  it('sends the secret in the body to an authorization server that takes only client_secret_post', async () => {
+    const postOnly = await startAuthorizationServer({
+      clients: [{ clientId: 'poster', secret, scope: 'tools' }],
+      secretInBody: true,
+    });
+    try {
+      const upstream = await startGuardedUpstream(postOnly.issuer, {});
+      upstreams.push(upstream);
+      const gateway = await start(
+        configFor('post', upstream, 'client_id: poster, client_secret_env: SECURE_SECRET'),
+      );
+      const result = await gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
+      expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'poster' }] });
+      expect(postOnly.requests).toEqual({ token: 1, basic: 0 });
+    } finally {
+      await postOnly.close();
+    }
   });
 
   it('authenticates by a JWT signed with the key of client_assertion_key_file (private_key_jwt)', async () => {

@@ -22,6 +22,8 @@ export interface PublishedMetadata {
   resource?: string;
   /** Its `authorization_servers` (default: the issuer). */
   authorizationServers?: string[];
+  /** Whether its 401s name the metadata in `WWW-Authenticate` (default true). */
+  challenge?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function startGuardedUpstream(
     if (subject === undefined) {
       const where = `, resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
       response.writeHead(401, {
-        'WWW-Authenticate': `Bearer error="invalid_token"${metadata === undefined ? '' : where}`,
+        'WWW-Authenticate': `Bearer error="invalid_token"${metadata === undefined || metadata.challenge === false ? '' : where}`,
       });
       response.end();
       return;
