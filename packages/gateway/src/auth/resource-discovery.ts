@@ -17,10 +17,13 @@ export function challengedMetadataUrl(challenge: string | null): string | undefi
   return /(?:^|[\s,])resource_metadata="([^"]+)"/i.exec(challenge ?? '')?.[1];
 }
 
-/** https, or http on loopback only. */
+/** A URL, https, or http on loopback only. */
 function secure(url: string): boolean {
+  if (!URL.canParse(url)) return false;
   const { protocol, hostname } = new URL(url);
-  return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+  return (
+    protocol === 'https:' || (protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname))
+  );
 }
 
 /**
@@ -59,12 +62,16 @@ export async function discoverAuthorization(options: {
   const places =
     options.challenged === undefined
       ? [...new Set([metadataUrl(options.url), `${wellKnown.origin}/.well-known/oauth-protected-resource`])]
-      : [new URL(options.challenged, options.url).href];
+      : [
+          URL.canParse(options.challenged, options.url)
+            ? new URL(options.challenged, options.url).href
+            : options.challenged,
+        ];
   const problems: string[] = [];
   for (const place of places) {
     if (!secure(place)) {
       throw new Error(
-        `${where}: the upstream's protected resource metadata ${place} is neither https nor on loopback; set issuer or token_endpoint`,
+        `${where}: the upstream's protected resource metadata ${place} is not an https URL (nor http on loopback); set issuer or token_endpoint`,
       );
     }
     let metadata: Record<string, unknown>;
@@ -93,7 +100,7 @@ export async function discoverAuthorization(options: {
     }
     if (!secure(issuer)) {
       throw new Error(
-        `${where}: the authorization server ${issuer} that ${place} names is neither https nor on loopback; set issuer or token_endpoint`,
+        `${where}: the authorization server ${issuer} that ${place} names is not an https URL (nor http on loopback); set issuer or token_endpoint`,
       );
     }
     const server = await issuerMetadata(issuer).catch((error: unknown) => {
@@ -103,7 +110,7 @@ export async function discoverAuthorization(options: {
     });
     if (server.token_endpoint === undefined || !secure(server.token_endpoint)) {
       throw new Error(
-        `${where}: the metadata of ${issuer} names ${server.token_endpoint === undefined ? 'no token_endpoint' : `the token endpoint ${server.token_endpoint}, neither https nor on loopback`}; set token_endpoint`,
+        `${where}: the metadata of ${issuer} names ${server.token_endpoint === undefined ? 'no token_endpoint' : `the token endpoint ${server.token_endpoint}, not an https URL (nor http on loopback)`}; set token_endpoint`,
       );
     }
     return {

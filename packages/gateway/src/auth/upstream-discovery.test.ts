@@ -161,7 +161,7 @@ ledger: ${JSON.stringify(join(place.dir, `${name}.jsonl`))}
     await expect(
       start(configFor('plain', upstream, 'client_id: gateway, client_secret_env: SECURE_SECRET')),
     ).rejects.toThrow(
-      /servers\.secure\.oauth: the authorization server http:\/\/idp\.example that \S+ names is neither https nor on loopback; set issuer or token_endpoint/,
+      /servers\.secure\.oauth: the authorization server http:\/\/idp\.example that \S+ names is not an https URL \(nor http on loopback\); set issuer or token_endpoint/,
     );
   });
 
