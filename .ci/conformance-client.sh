@@ -6,7 +6,8 @@
 # the suite itself (npm) into SCRATCH_DIR. conformance-client-expected.yaml names what does not pass
 # yet, each with why; every other check must pass.
 # Not run: the auth/* scenarios (MCPResolver sends the headers its config gives, a bearer token
-# included, and runs no OAuth flow of its own) and the extension scenarios (sep-2640 skills).
+# included, and runs no OAuth flow of its own; the gateway's upstream OAuth meets them in
+# .ci/conformance-auth.sh) and the extension scenarios (sep-2640 skills).
 # Usage: .ci/conformance-client.sh SCRATCH_DIR
 set -eu
 scratch=${1:?usage: .ci/conformance-client.sh SCRATCH_DIR}

@@ -6,7 +6,7 @@ import { isPostgresUrl } from '@toolgate/ledger-postgres';
 import type { McpServerConfig } from '@toolgate/mcp-client';
 import { LineCounter, parseDocument } from 'yaml';
 import { type ClientMatch, clientMatch, type OAuthSettings, oauthSettings } from './auth/oauth-schema.js';
-import { upstreamFetch } from './auth/upstream-tokens.js';
+import { upstreamFetch } from './auth/upstream-fetch.js';
 import { checkResourceGrants, fault, issuesFault, type LineAt, policyIssues } from './config-faults.js';
 import { lineOf } from './config-lines.js';
 import { layeredConfigPolicy, type PolicyLayerPath, rememberingFile } from './config-policy-layers.js';

@@ -2,7 +2,7 @@ import { policyDocumentSchema } from '@toolgate/core/internal';
 import { httpServerConfigSchema, stdioServerConfigSchema } from '@toolgate/mcp-client';
 import { z } from 'zod';
 import { clientMatchSchema, oauthSchema } from './auth/oauth-schema.js';
-import { upstreamOAuthSchema } from './auth/upstream-tokens.js';
+import { upstreamOAuthSchema } from './auth/upstream-oauth-schema.js';
 import { policyLayerSchema } from './config-policy-layers.js';
 import { fleetSchema } from './fleet/fleet-config.js';
 import { rateLimitSchema } from './limits/rate-limiter.js';

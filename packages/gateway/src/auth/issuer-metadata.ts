@@ -5,6 +5,7 @@ export interface IssuerMetadata {
   readonly issuer: string;
   readonly jwks_uri?: string;
   readonly token_endpoint?: string;
+  readonly token_endpoint_auth_methods_supported?: readonly string[];
 }
 
 /**
@@ -38,6 +39,9 @@ export async function issuerMetadata(issuer: string): Promise<IssuerMetadata> {
         issuer,
         ...(typeof metadata.jwks_uri === 'string' ? { jwks_uri: metadata.jwks_uri } : {}),
         ...(typeof metadata.token_endpoint === 'string' ? { token_endpoint: metadata.token_endpoint } : {}),
+        ...(Array.isArray(metadata.token_endpoint_auth_methods_supported)
+          ? { token_endpoint_auth_methods_supported: metadata.token_endpoint_auth_methods_supported }
+          : {}),
       };
     } catch (error) {
       problems.push(`${place}: ${messageOf(error)}`);

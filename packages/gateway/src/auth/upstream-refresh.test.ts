@@ -185,7 +185,7 @@ ${extra}`,
         .replace(', refresh_token: x', ''),
     );
     await expect(loadConfig(noGrant, env)).rejects.toThrow(
-      /servers\.secure\.oauth\.client_secret_env: give "client_secret_env" \(client credentials\) or a refresh token/,
+      /servers\.secure\.oauth\.client_secret_env: give "client_secret_env" or "client_assertion_key_file" \(client credentials\) or a refresh token/,
     );
     await expect(loadConfig(configFor(`refresh_token: "\${UNSET_REFRESH}"`), env)).rejects.toThrow(
       /servers\.secure\.oauth\.refresh_token: the environment variable UNSET_REFRESH is not set/,

@@ -1,69 +1,38 @@
 import { messageOf } from '@toolgate/core';
-import { z } from 'zod';
-import { expandVariables } from '../variables.js';
+import { type AssertionKey, clientAssertion } from './client-assertion.js';
 import { issuerMetadata } from './issuer-metadata.js';
-import { fileRefreshToken, memoryRefreshToken, type RefreshTokenStore } from './refresh-token-store.js';
-
-const nonEmpty = z.string().min(1, 'must not be empty');
-const variable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable');
-
-/**
- * An HTTP upstream's `oauth:`: the gateway obtains its access tokens by the client credentials
- * grant (RFC 6749 §4.4), or with a stored refresh token (§6; `refresh_token` or
- * `refresh_token_file`), from `token_endpoint` (or the one `issuer`'s metadata names), for the
- * upstream's URL as the resource (RFC 8707), caches them and gets a new one before one expires.
- */
-export const upstreamOAuthSchema = z
-  .strictObject({
-    issuer: z.url({ message: 'must be the authorization server issuer URL' }).optional(),
-    token_endpoint: z.url({ message: 'must be the token endpoint URL' }).optional(),
-    client_id: nonEmpty,
-    // the environment variable holding the client secret (never the secret itself); without a
-    // refresh token it is required (client credentials), with one optional (a public client)
-    client_secret_env: variable.optional(),
-    // a refresh token to renew with instead (usually "${VAR}"); a rotated one is kept in memory
-    refresh_token: nonEmpty.optional(),
-    // or the file holding it: a rotated one is written back there (atomically, mode 0600)
-    refresh_token_file: nonEmpty.optional(),
-    scope: nonEmpty.optional(),
-    // the audience to ask for; default: the upstream's url
-    resource: z.url({ message: 'must be a URL' }).optional(),
-  })
-  .refine((oauth) => (oauth.issuer === undefined) !== (oauth.token_endpoint === undefined), {
-    message: 'give exactly one of "issuer" (its metadata names the token endpoint) or "token_endpoint"',
-  })
-  .refine((oauth) => oauth.refresh_token === undefined || oauth.refresh_token_file === undefined, {
-    message: 'give one of "refresh_token" or "refresh_token_file", not both',
-    path: ['refresh_token_file'],
-  })
-  .refine(
-    (oauth) =>
-      oauth.client_secret_env !== undefined ||
-      oauth.refresh_token !== undefined ||
-      oauth.refresh_token_file !== undefined,
-    {
-      message:
-        'give "client_secret_env" (client credentials) or a refresh token ("refresh_token" or "refresh_token_file")',
-      path: ['client_secret_env'],
-    },
-  );
-
-/** An upstream's `oauth:` as written. */
-export type UpstreamOAuthSection = z.output<typeof upstreamOAuthSchema>;
+import type { RefreshTokenStore } from './refresh-token-store.js';
+import { challengedMetadataUrl, discoverAuthorization } from './resource-discovery.js';
 
 /** What {@link UpstreamTokens} needs: where to ask, as whom, for what (the secret read already). */
 export interface UpstreamTokenSource {
   /** The upstream's name, for messages. */
   readonly upstream: string;
+  /** The upstream's URL: where its protected resource metadata is looked for. */
+  readonly url: string;
+  /** Neither this nor `tokenEndpoint`: the upstream's protected resource metadata names the issuer. */
   readonly issuer?: string;
   readonly tokenEndpoint?: string;
   readonly clientId: string;
-  /** Absent: a public client (its client_id sent in the body). */
+  /** Neither this nor `assertionKey`: a public client (its client_id sent in the body). */
   readonly clientSecret?: string;
+  /** The key of `private_key_jwt` client authentication. */
+  readonly assertionKey?: AssertionKey;
   /** Present: the refresh token grant with this token; absent: client credentials. */
   readonly refreshToken?: RefreshTokenStore;
   readonly scope?: string;
   readonly resource: string;
+}
+
+/**
+ * Where tokens are asked for: the endpoint, the issuer (a client assertion's audience), the
+ * resource, and how the endpoint takes a secret if its metadata says.
+ */
+interface Authorization {
+  readonly tokenEndpoint: string;
+  readonly issuer?: string;
+  readonly resource: string;
+  readonly authMethods?: readonly string[];
 }
 
 /** How long before its expiry a token is replaced. */
@@ -80,11 +49,33 @@ export class UpstreamTokens {
   readonly #clock: () => number;
   #held: { token: string; expiresAt: number } | undefined;
   #pending: Promise<{ token: string; expiresAt: number }> | undefined;
+  #discovered: Authorization | undefined;
+  #challenge: { url?: string } | undefined;
 
   /** `clock`: ms since the epoch (default `Date.now`). */
   constructor(source: UpstreamTokenSource, clock: () => number = Date.now) {
     this.#source = source;
     this.#clock = clock;
+  }
+
+  /**
+   * Whether the upstream is to be asked once without a token first: its authorization server is
+   * to be discovered and no 401 of it has been seen yet (its challenge names where its metadata is).
+   */
+  awaitsChallenge(): boolean {
+    const source = this.#source;
+    return (
+      source.issuer === undefined &&
+      source.tokenEndpoint === undefined &&
+      this.#discovered === undefined &&
+      this.#challenge === undefined
+    );
+  }
+
+  /** Takes the upstream's 401 `WWW-Authenticate` (its `resource_metadata`) for discovery. */
+  challenged(header: string | null): void {
+    const url = challengedMetadataUrl(header);
+    this.#challenge = url === undefined ? {} : { url };
   }
 
   /** A token valid for at least the margin, obtained now if the one held is not (one request at a time). */
@@ -112,12 +103,13 @@ export class UpstreamTokens {
     if (this.#held?.token === token) this.#held = undefined;
   }
 
-  async #obtain(): Promise<{ token: string; expiresAt: number }> {
+  async #authorization(where: string): Promise<Authorization> {
     const source = this.#source;
-    const where = `servers.${source.upstream}.oauth`;
-    let endpoint = source.tokenEndpoint;
-    if (endpoint === undefined) {
-      const metadata = await issuerMetadata(source.issuer ?? '').catch((error: unknown) => {
+    if (source.tokenEndpoint !== undefined) {
+      return { tokenEndpoint: source.tokenEndpoint, resource: source.resource };
+    }
+    if (source.issuer !== undefined) {
+      const metadata = await issuerMetadata(source.issuer).catch((error: unknown) => {
         throw new Error(`${where}: ${messageOf(error)}`);
       });
       if (metadata.token_endpoint === undefined) {
@@ -125,22 +117,60 @@ export class UpstreamTokens {
           `${where}: the metadata of ${source.issuer} names no token_endpoint; set token_endpoint`,
         );
       }
-      endpoint = metadata.token_endpoint;
+      return {
+        tokenEndpoint: metadata.token_endpoint,
+        issuer: source.issuer,
+        resource: source.resource,
+        ...(metadata.token_endpoint_auth_methods_supported === undefined
+          ? {}
+          : { authMethods: metadata.token_endpoint_auth_methods_supported }),
+      };
     }
+    this.#discovered ??= await discoverAuthorization({
+      where,
+      url: source.url,
+      resource: source.resource,
+      ...(this.#challenge?.url === undefined ? {} : { challenged: this.#challenge.url }),
+    });
+    return this.#discovered;
+  }
+
+  async #obtain(): Promise<{ token: string; expiresAt: number }> {
+    const source = this.#source;
+    const where = `servers.${source.upstream}.oauth`;
+    const authorization = await this.#authorization(where);
+    const endpoint = authorization.tokenEndpoint;
     const headers: Record<string, string> = {
       'content-type': 'application/x-www-form-urlencoded',
       accept: 'application/json',
     };
-    const body = new URLSearchParams({ resource: source.resource });
+    const body = new URLSearchParams({ resource: authorization.resource });
     if (source.refreshToken === undefined) body.set('grant_type', 'client_credentials');
     else {
       body.set('grant_type', 'refresh_token');
       body.set('refresh_token', source.refreshToken.current());
     }
-    if (source.clientSecret === undefined) body.set('client_id', source.clientId);
-    else {
+    const methods = authorization.authMethods;
+    const postOnly =
+      methods?.includes('client_secret_post') === true && !methods.includes('client_secret_basic');
+    if (source.clientSecret !== undefined && postOnly) {
+      body.set('client_id', source.clientId);
+      body.set('client_secret', source.clientSecret);
+    } else if (source.clientSecret !== undefined) {
       const pair = `${encodeURIComponent(source.clientId)}:${encodeURIComponent(source.clientSecret)}`;
       headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    } else {
+      body.set('client_id', source.clientId);
+      if (source.assertionKey !== undefined) {
+        const assertion = await clientAssertion({
+          key: source.assertionKey,
+          clientId: source.clientId,
+          audience: authorization.issuer ?? endpoint,
+          now: this.#clock(),
+        });
+        body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+        body.set('client_assertion', assertion);
+      }
     }
     if (source.scope !== undefined) body.set('scope', source.scope);
     const started = this.#clock();
@@ -159,10 +189,14 @@ export class UpstreamTokens {
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok || typeof answer.access_token !== 'string') {
       const code = typeof answer.error === 'string' ? ` ${answer.error.slice(0, 100)}` : '';
+      const credential =
+        source.assertionKey === undefined
+          ? 'the secret in client_secret_env'
+          : 'the key in client_assertion_key_file';
       const check =
         source.refreshToken === undefined
-          ? 'check its client_id, the secret in client_secret_env and the scope'
-          : 'the refresh token may be expired, revoked or already used: give a new one in refresh_token or refresh_token_file; check also client_id, client_secret_env and the scope';
+          ? `check its client_id, ${credential} and the scope`
+          : `the refresh token may be expired, revoked or already used: give a new one in refresh_token or refresh_token_file; check also client_id, ${credential} and the scope`;
       throw new Error(
         `${where}: the token endpoint ${endpoint} refused client "${source.clientId}" (HTTP ${response.status}${code}); ${check}`,
       );
@@ -174,84 +208,4 @@ export class UpstreamTokens {
     const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in * 1000 : 300_000;
     return { token: answer.access_token, expiresAt: started + lifetime };
   }
-}
-
-/**
- * A fetch that sends each request with the upstream's current access token, and on a 401 gets a
- * new token and sends the request once more. Any `Authorization` the request had is replaced.
- */
-export function tokenFetch(tokens: UpstreamTokens, base: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const send = async () => {
-      const token = await tokens.token();
-      const headers = new Headers(init?.headers);
-      headers.set('authorization', `Bearer ${token}`);
-      return { token, response: await base(input, { ...init, headers }) };
-    };
-    const first = await send();
-    const replayable = init?.body === undefined || init.body === null || typeof init.body === 'string';
-    if (first.response.status !== 401 || !replayable) return first.response;
-    await first.response.body?.cancel();
-    tokens.refused(first.token);
-    return (await send()).response;
-  };
-}
-
-/**
- * The fetch of an HTTP upstream with an `oauth:` section: its secret read from the environment and
- * its refresh token (expanded, or read from its file) now; a problem is thrown as a message naming
- * the key, never the value. A refresh token is refused in a fleet: instances rotating one token
- * would have the authorization server revoke it.
- */
-export function upstreamFetch(options: {
-  upstream: string;
-  url: string;
-  section: UpstreamOAuthSection;
-  env: NodeJS.ProcessEnv;
-  /** A path of the config resolved against the config file's directory. */
-  resolvePath: (path: string) => string;
-  /** Whether `fleet:` is configured. */
-  fleet: boolean;
-}): typeof fetch {
-  const { upstream, url, section, env } = options;
-  const at = `servers.${upstream}.oauth`;
-  const expand = (value: string, key: string) =>
-    expandVariables(value, env, (message) => new Error(`${at}.${key}: ${message}`));
-  let secret: string | undefined;
-  if (section.client_secret_env !== undefined) {
-    secret = env[section.client_secret_env];
-    if (secret === undefined || secret === '') {
-      throw new Error(
-        `${at}.client_secret_env: the environment variable ${section.client_secret_env} is not set; set it to the client secret of "${section.client_id}"`,
-      );
-    }
-  }
-  const refreshKey = section.refresh_token_file === undefined ? 'refresh_token' : 'refresh_token_file';
-  let refreshToken: RefreshTokenStore | undefined;
-  if (section.refresh_token !== undefined || section.refresh_token_file !== undefined) {
-    if (options.fleet) {
-      throw new Error(
-        `${at}.${refreshKey}: a refresh token cannot serve a fleet (each instance would rotate it and the authorization server would revoke it); use client credentials for a fleet (client_secret_env without a refresh token)`,
-      );
-    }
-    if (section.refresh_token_file !== undefined) {
-      const path = options.resolvePath(expand(section.refresh_token_file, 'refresh_token_file'));
-      refreshToken = fileRefreshToken(path, `${at}.refresh_token_file`);
-    } else {
-      const token = expand(section.refresh_token ?? '', 'refresh_token').trim();
-      if (token === '') throw new Error(`${at}.refresh_token: is empty; give the upstream's refresh token`);
-      refreshToken = memoryRefreshToken(token);
-    }
-  }
-  const tokens = new UpstreamTokens({
-    upstream,
-    ...(section.issuer === undefined ? {} : { issuer: section.issuer }),
-    ...(section.token_endpoint === undefined ? {} : { tokenEndpoint: section.token_endpoint }),
-    clientId: section.client_id,
-    ...(secret === undefined ? {} : { clientSecret: secret }),
-    ...(refreshToken === undefined ? {} : { refreshToken }),
-    ...(section.scope === undefined ? {} : { scope: section.scope }),
-    resource: section.resource ?? url,
-  });
-  return tokenFetch(tokens);
 }

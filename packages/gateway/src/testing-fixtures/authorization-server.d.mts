@@ -2,6 +2,8 @@
 export interface TestClient {
   clientId: string;
   secret: string;
+  /** Its public key (a JWK): it authenticates by private_key_jwt instead of its secret. */
+  jwk?: Record<string, unknown>;
   /** The scopes it may ask for, space-separated (`tools`, `other`). */
   scope: string;
   /** Its tokens' `groups` claim. */
@@ -15,7 +17,8 @@ export interface TestClient {
 /** A running oidc-provider on loopback. */
 export interface TestAuthorizationServer {
   issuer: string;
-  requests: { token: number };
+  /** Tokens issued; token requests that authenticated by HTTP Basic. */
+  requests: { token: number; basic: number };
   token(clientId: string, options: { resource: string; scope?: string }): Promise<string>;
   /** A refresh token of `accountId`'s grant of `scope` for `resource`, made through the provider's models. */
   refreshToken(
@@ -33,4 +36,6 @@ export interface TestAuthorizationServer {
 
 export function startAuthorizationServer(options: {
   clients: TestClient[];
+  /** Its metadata takes secrets only in the body (client_secret_post, besides private_key_jwt). */
+  secretInBody?: boolean;
 }): Promise<TestAuthorizationServer>;

@@ -1,5 +1,5 @@
 // A real OAuth 2.1 / OpenID authorization server (oidc-provider) on loopback, in the test's process:
-// confidential clients with the client_credentials grant (and, asked for, the refresh_token grant,
+// confidential clients (client_secret_basic, or private_key_jwt with a client's public key) with the client_credentials grant (and, asked for, the refresh_token grant,
 // every refresh token rotated on use), JWT access tokens (RFC 9068) whose
 // audience is the resource the client asked for (RFC 8707), a `groups` claim per client, and a
 // signing key made for this run.
@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
-/** @param {{ clients: Array<{ clientId: string, secret: string, scope: string, groups?: string[], ttlSeconds?: number, refreshTokens?: boolean }> }} options */
+/** @param {{ clients: Array<{ clientId: string, secret: string, jwk?: object, scope: string, groups?: string[], ttlSeconds?: number, refreshTokens?: boolean }>, secretInBody?: boolean }} options */
 export async function startAuthorizationServer(options) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
@@ -19,13 +19,19 @@ export async function startAuthorizationServer(options) {
     jwks: { keys: [jwk] },
     clients: options.clients.map((client) => ({
       client_id: client.clientId,
-      client_secret: client.secret,
+      ...(client.jwk === undefined
+        ? {
+            client_secret: client.secret,
+            ...(options.secretInBody ? { token_endpoint_auth_method: 'client_secret_post' } : {}),
+          }
+        : { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [client.jwk] } }),
       grant_types: client.refreshTokens ? ['client_credentials', 'refresh_token'] : ['client_credentials'],
       redirect_uris: [],
       response_types: [],
       scope: client.scope,
     })),
     scopes: ['tools', 'other', 'offline_access'],
+    ...(options.secretInBody ? { clientAuthMethods: ['client_secret_post', 'private_key_jwt'] } : {}),
     rotateRefreshToken: true,
     features: {
       clientCredentials: { enabled: true },
@@ -48,14 +54,17 @@ export async function startAuthorizationServer(options) {
       return groups === undefined ? undefined : { groups };
     },
   });
+  const requests = { token: 0, basic: 0 };
+  server.on('request', (request) => {
+    if (request.url === '/token' && request.headers.authorization?.startsWith('Basic ')) requests.basic++;
+  });
   server.on('request', provider.callback());
-  const requests = { token: 0 };
   provider.on('grant.success', () => {
     requests.token++;
   });
   return {
     issuer,
-    /** How many tokens it has issued. */
+    /** How many tokens it has issued; how many token requests came with HTTP Basic. */
     requests,
     /** A token for `clientId`, asked for `resource` with `scope`, straight from the token endpoint. */
     async token(clientId, { resource, scope = 'tools' }) {

@@ -9,18 +9,50 @@ export interface GuardedUpstream {
   url: string;
   /** Every token it accepted, in order. */
   accepted: string[];
+  /** How many times its protected resource metadata was read. */
+  reads: { metadata: number };
   /** Refuses the next request whose token is `token` (as if revoked), with 401. */
   revoke(token: string): void;
   close(): Promise<void>;
 }
 
-/** Starts a {@link GuardedUpstream} on loopback; its one tool `whoami` answers the token's `sub`. */
-export async function startGuardedUpstream(issuer: string): Promise<GuardedUpstream> {
+/** What a {@link GuardedUpstream} publishes as its protected resource metadata (RFC 9728). */
+export interface PublishedMetadata {
+  /** Its `resource` (default: the upstream's URL). */
+  resource?: string;
+  /** Its `authorization_servers` (default: the issuer). */
+  authorizationServers?: string[];
+  /** Whether its 401s name the metadata in `WWW-Authenticate` (default true). */
+  challenge?: boolean;
+}
+
+/**
+ * Starts a {@link GuardedUpstream} on loopback; its one tool `whoami` answers the token's `sub`.
+ * With `metadata`, it serves its protected resource metadata at
+ * `/.well-known/oauth-protected-resource/mcp` and names it in its 401s' `WWW-Authenticate`.
+ */
+export async function startGuardedUpstream(
+  issuer: string,
+  metadata?: PublishedMetadata,
+): Promise<GuardedUpstream> {
   const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const accepted: string[] = [];
+  const reads = { metadata: 0 };
   const revoked = new Set<string>();
   let url = '';
   const server = createServer(async (request, response) => {
+    const origin = new URL(url).origin;
+    if (metadata !== undefined && request.url === '/.well-known/oauth-protected-resource/mcp') {
+      reads.metadata++;
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          resource: metadata.resource ?? url,
+          authorization_servers: metadata.authorizationServers ?? [issuer],
+        }),
+      );
+      return;
+    }
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     let subject: string | undefined;
     if (token !== undefined && !revoked.has(token)) {
@@ -33,7 +65,10 @@ export async function startGuardedUpstream(issuer: string): Promise<GuardedUpstr
     }
     if (token !== undefined) revoked.delete(token);
     if (subject === undefined) {
-      response.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      const where = `, resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+      response.writeHead(401, {
+        'WWW-Authenticate': `Bearer error="invalid_token"${metadata === undefined || metadata.challenge === false ? '' : where}`,
+      });
       response.end();
       return;
     }
@@ -55,6 +90,7 @@ export async function startGuardedUpstream(issuer: string): Promise<GuardedUpstr
   return {
     url,
     accepted,
+    reads,
     revoke: (token) => revoked.add(token),
     close: () =>
       new Promise<void>((resolve) => {
