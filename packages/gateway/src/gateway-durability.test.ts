@@ -37,7 +37,11 @@ describe("the config's durability: what a call's records wait for", { timeout: 1
     } finally {
       await gateway.close();
     }
-    return { durableBefore: gateway.recorder.durableBefore, counts, verified: await verifyLedgerFile(store.path) };
+    return {
+      durableBefore: gateway.recorder.durableBefore,
+      counts,
+      verified: await verifyLedgerFile(store.path),
+    };
   }
 
   it("batch (the default) syncs a call's records as a unit before its result: one fsync a call", async () => {
