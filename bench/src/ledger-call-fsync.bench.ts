@@ -12,7 +12,7 @@
 import { closeSync, fsync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStore, LedgerRecorder } from '@toolgate/ledger';
+import { FileStore, LedgerRecorder, MemoryStore } from '@toolgate/ledger';
 import { format, median, quick, report, row } from './report.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'toolgate-call-fsync-bench-'));
@@ -29,16 +29,22 @@ const names: Record<Side, string> = {
 };
 let files = 0;
 
-/** A call's three records as they land in the file, about: what the floor writes each call. */
-const callBytes = Buffer.from(
-  `${[
-    { kind: 'tool.called', payload: { callId: 'call-1', tool: 'oracle', parameters } },
-    { kind: 'policy.decided', payload: { callId: 'call-1', tool: 'oracle', decision: 'allow' } },
-    { kind: 'tool.returned', payload: { callId: 'call-1', tool: 'oracle', isError: false, output } },
-  ]
-    .map((event) => JSON.stringify({ v: 1, seq: 0, id: 'bench:call-1', runId: 'bench', ...event }))
-    .join('\n')}\n`,
-);
+/** A call's three records, the bytes a `FileStore` writes for them: what the floor writes each call. */
+async function callBytesOf(): Promise<Buffer> {
+  const store = new MemoryStore();
+  const recorder = new LedgerRecorder(store, { runId: 'bench' });
+  const base = { callId: 'call-1', agent: 'fortune-teller', tool: 'oracle' };
+  await recorder.toolCalled({ ...base, parameters });
+  await recorder.policyDecided({
+    ...base,
+    verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
+    decision: 'allow',
+    reason: 'harmless',
+  });
+  await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
+  return Buffer.from(store.toJsonl(), 'utf8');
+}
+const callBytes = await callBytesOf();
 
 /** Mean µs per call and fsyncs per call of the floor: one write and one fsync a call, nothing else. */
 async function floor(milliseconds: number): Promise<[number, number]> {
