@@ -1,8 +1,11 @@
 /**
  * toolgate-gateway against calling the upstream straight: one `tools/call` from a raw SDK client over
- * stdio through the gateway (grant → policy → ledger with `batch` durability → the upstream over
- * stdio) vs the same call from the same client straight to the same upstream; and the gateway's
- * cold start (two upstreams) to its first `tools/list` answer.
+ * stdio through the gateway (grant → policy → ledger with `batch` durability, one fsync a call → the
+ * upstream over stdio) vs the same call from the same client straight to the same upstream, and, in
+ * the same rounds, the floor of any gate in between: a raw SDK server passing the call through a raw
+ * SDK client to the same upstream (one more stdio hop) and fsyncing one line for it
+ * (`children/stdio-pass-through.mjs`). Issue 27 asks ≤ 3× the direct call. Then the gateway's cold
+ * start (two upstreams) to its first `tools/list` answer.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,6 +55,15 @@ const direct = new Client({ name: 'bench', version: '1' });
 await direct.connect(stdio(upstreamArgs));
 const throughGateway = new Client({ name: 'bench', version: '1' });
 await throughGateway.connect(stdio([gatewayCli, '--config', config]));
+const throughFloor = new Client({ name: 'bench', version: '1' });
+await throughFloor.connect(
+  stdio([
+    join(benchDir, 'src', 'children', 'stdio-pass-through.mjs'),
+    join(scratch, 'pass-through.jsonl'),
+    '--',
+    ...upstreamArgs,
+  ]),
+);
 let count = 0;
 const expectEcho = (result: Awaited<ReturnType<Client['callTool']>>, text: string) => {
   const first = (result.content as Array<{ text?: string }>)[0]?.text;
@@ -66,15 +78,30 @@ const viaGateway = async () => {
   const text = `t${count++}`;
   expectEcho(await throughGateway.callTool({ name: 'one__echo', arguments: { text } }), text);
 };
+const viaFloor = async () => {
+  const text = `t${count++}`;
+  expectEcho(await throughFloor.callTool({ name: 'echo', arguments: { text } }), text);
+};
 await compareLatency({
   id: 'gateway-stdio-call',
   title: 'Gateway: one tools/call through toolgate-gateway vs straight to the upstream',
-  what: 'A raw SDK client calls `echo` over stdio: through `toolgate-gateway` (grant, policy, ledger with batch durability, the upstream over stdio) vs straight to the same raw SDK upstream.',
+  what:
+    'A raw SDK client calls `echo` over stdio: through `toolgate-gateway` (grant, policy, ledger with batch ' +
+    'durability: one fsync a call, the upstream over stdio) vs straight to the same raw SDK upstream; beside ' +
+    'them the floor of any gate in between: a raw SDK Server passing the call through a raw SDK Client to the ' +
+    'same upstream (one more stdio hop) and fsyncing one line a call, no gate at all.',
   anchor: { name: 'raw SDK Client → upstream', fn: viaDirect },
   subject: { name: 'raw SDK Client → toolgate-gateway → upstream', fn: viaGateway },
-  maxRatio: 1.3,
-  note: (rows) => `the gateway adds ${format(rows[1]!.median - rows[0]!.median)} µs`,
+  others: [{ name: 'floor: raw SDK Server → raw SDK Client → upstream, + 1 fsync', fn: viaFloor }],
+  maxRatio: 3,
+  note: ([direct, gateway, floor]) =>
+    `the gateway adds ${format(gateway!.median - direct!.median)} µs to the direct call, ` +
+    `${format(gateway!.median - floor!.median)} µs to the floor (${format(gateway!.median / floor!.median)}× it)` +
+    (floor!.median / direct!.median > 3
+      ? `; ≤ 3× is below the floor: one more stdio hop and one fsync alone take ${format(floor!.median / direct!.median)}× the direct call`
+      : ''),
 });
+await throughFloor.close();
 await throughGateway.close();
 await direct.close();
 

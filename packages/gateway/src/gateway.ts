@@ -125,7 +125,10 @@ export class Gateway {
     const telemetry = options.observer === undefined ? await startTelemetry(config) : undefined;
     if (telemetry !== undefined) options = { ...options, observer: telemetry.observer };
     const store = await openLedger(config.ledger, { durability: config.durability });
-    const recorder = new LedgerRecorder(store, { runId: options.runId ?? `gateway-${randomUUID()}` });
+    const recorder = new LedgerRecorder(store, {
+      runId: options.runId ?? `gateway-${randomUUID()}`,
+      durableBefore: durableBeforeOf(config.durability),
+    });
     const log = options.log ?? stderrLog;
     let reviewed: Awaited<ReturnType<typeof readLock>>;
     try {
@@ -350,6 +353,16 @@ async function removeIfEmpty(store: LedgerStore): Promise<void> {
 
 function stderrLog(line: string): void {
   process.stderr.write(`toolgate-gateway: ${line}\n`);
+}
+
+/**
+ * What a call's records wait for under the config's `durability:`: `always`, each effect behind a
+ * synced record (`tool.called` and `policy.decided` on disk before the upstream is called, two fsyncs
+ * a call); `batch` (and `none`, which never syncs), the call's records synced as a unit before its
+ * result (one fsync a call), each written before the step it guards.
+ */
+function durableBeforeOf(durability: GatewayConfig['durability']): 'dispatch' | 'result' {
+  return durability === 'always' ? 'dispatch' : 'result';
 }
 
 /** A call's budget when the config sets none: the gate's own default. */

@@ -35,8 +35,21 @@ async function durableGate(durableBefore: 'dispatch' | 'result' | undefined) {
 }
 
 describe('one call, made durable in as few fsyncs as its guarantee allows', () => {
-  it('by default syncs tool.called and policy.decided together before the tool runs, then tool.returned: two fsyncs a call', async () => {
+  it("by default syncs a call's three records as a unit before the result: one fsync a call", async () => {
     const { path, store, seen, agent } = await durableGate(undefined);
+    for (let call = 1; call <= 3; call++) {
+      const before = store.fsyncs;
+      expect((await agent.callTool('effect', {})).isError).toBe(false);
+      expect(store.fsyncs - before).toBe(1);
+      // Written before the effect (in the file: a crash of the process cannot lose them), not yet synced.
+      expect(seen.at(-1)).toEqual({ kinds: ['tool.called', 'policy.decided'], fsyncs: before });
+    }
+    await store.close();
+    expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 9 });
+  });
+
+  it("with durableBefore: 'dispatch', syncs tool.called and policy.decided together before the tool runs, then tool.returned: two fsyncs a call", async () => {
+    const { path, store, seen, agent } = await durableGate('dispatch');
     for (let call = 1; call <= 3; call++) {
       const before = store.fsyncs;
       expect((await agent.callTool('effect', {})).isError).toBe(false);
@@ -48,17 +61,12 @@ describe('one call, made durable in as few fsyncs as its guarantee allows', () =
     expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 9 });
   });
 
-  it("with durableBefore: 'result', syncs a call's three records as a unit before the result: one fsync a call", async () => {
-    const { path, store, seen, agent } = await durableGate('result');
-    for (let call = 1; call <= 3; call++) {
-      const before = store.fsyncs;
-      expect((await agent.callTool('effect', {})).isError).toBe(false);
-      expect(store.fsyncs - before).toBe(1);
-      // Written before the effect, not yet synced.
-      expect(seen.at(-1)).toEqual({ kinds: ['tool.called', 'policy.decided'], fsyncs: before });
-    }
+  it("with durableBefore: 'result' said outright, does as the default", async () => {
+    const { store, agent } = await durableGate('result');
+    const before = store.fsyncs;
+    expect((await agent.callTool('effect', {})).isError).toBe(false);
+    expect(store.fsyncs - before).toBe(1);
     await store.close();
-    expect(await verifyLedgerFile(path)).toMatchObject({ ok: true, count: 9 });
   });
 
   it('refuses an unknown durableBefore', async () => {

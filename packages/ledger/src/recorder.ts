@@ -33,14 +33,16 @@ export interface LedgerRecorderOptions {
   turn?: number;
   /**
    * What a call's records wait for, in a store that syncs (a `FileStore` with `batch` or `always`).
-   * Every record is written before the gate takes the next step, in order, whichever is chosen.
-   * - `dispatch` (the default): `tool.called` and `policy.decided` are made durable together, with
-   *   one fsync, before the tool runs; `tool.returned` with another before the result is returned.
-   *   Two fsyncs a call (three before this option existed); the effect never runs before the
-   *   record that allowed it is on disk.
-   * - `result`: all three made durable as a unit, with one fsync, before the result is returned.
-   *   One fsync a call; a crash of the process never loses a record, but a crash of the machine
-   *   while the tool runs can lose the records of a call whose effect happened.
+   * Every record is written before the gate takes the next step, in order, whichever is chosen: in
+   * the file (the OS holds it), so a crash of the process never loses it.
+   * - `result` (the default): the call's records (`tool.called`, `policy.decided`, `tool.returned`)
+   *   made durable as a unit, with one fsync, before the result is returned. One fsync a call; the
+   *   effect runs after its records are written, but a crash of the machine (a power loss) while the
+   *   tool runs can lose the records of a call whose effect happened.
+   * - `dispatch`: `tool.called` and `policy.decided` made durable together, with one fsync, before
+   *   the tool runs; `tool.returned` with another before the result is returned. Two fsyncs a call;
+   *   no effect runs before the record that allowed it is on disk, even across a power loss. For
+   *   effects that must not happen unrecorded whatever fails (the gateway's `durability: always`).
    */
   durableBefore?: 'dispatch' | 'result';
 }
@@ -78,7 +80,7 @@ export class LedgerRecorder implements Recorder {
     this.store = store;
     this.runId = options.runId;
     this.#turn = options.turn ?? 0;
-    const durableBefore = options.durableBefore ?? 'dispatch';
+    const durableBefore = options.durableBefore ?? 'result';
     if (durableBefore !== 'dispatch' && durableBefore !== 'result') {
       throw new ToolgateError(
         'INVALID_DEFINITION',
@@ -139,7 +141,7 @@ export class LedgerRecorder implements Recorder {
   async toolCalled(record: ToolCalledRecord): Promise<void> {
     const { callId, tool, parameters } = record;
     this.#parameters.set(callId, parameters as JsonValue);
-    // Written now; made durable with policy.decided (or tool.returned), by the same fsync.
+    // Written now; made durable with policy.decided (`dispatch`) or tool.returned (`result`), by one fsync.
     await this.#call('tool.called', record, { callId, tool, parameters }, { durable: false });
   }
 

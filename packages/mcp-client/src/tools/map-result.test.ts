@@ -54,6 +54,39 @@ describe('mapResult', () => {
     expect(mapResult({ content: [] }, where)).toEqual({});
   });
 
+  it('tells JSON from words as JSON.parse does, for texts of every first character', () => {
+    const texts = [
+      ...[' ', '\t', '\n', '\r', '\uFEFF', '\u00A0', ''].flatMap((space) =>
+        ['{"a":1}', '[1]', '"s"', '-1', '7', 'true', 'false', 'null', 'nope', 'echo: t1', '', ' '].map(
+          (text) => `${space}${text}`,
+        ),
+      ),
+      'tru',
+      'fals',
+      'n',
+      '{',
+      '1e',
+      '+1',
+      '.5',
+      "'a'",
+    ];
+    for (const text of texts) {
+      let parsed: unknown;
+      try {
+        const value: unknown = JSON.parse(text);
+        parsed =
+          typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { result: value };
+      } catch {
+        parsed = { output: null, content: [{ type: 'text', text }] };
+      }
+      const mapped = mapResult({ content: [{ type: 'text', text }] }, where);
+      expect({ text, mapped: isToolOutput(mapped) ? { ...(mapped as object) } : mapped }).toEqual({
+        text,
+        mapped: parsed,
+      });
+    }
+  });
+
   it('turns an isError result into TOOL_FAILED naming the tool and the server', () => {
     expect(() =>
       mapResult({ isError: true, content: [{ type: 'text', text: 'no such file' }] }, where),

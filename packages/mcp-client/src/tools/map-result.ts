@@ -39,7 +39,7 @@ export function mapResult(
 /** A text block holding JSON: a rendering of `structuredContent`, not words of its own. */
 function isJsonText(block: unknown): boolean {
   const { type, text } = block as { type?: unknown; text?: unknown };
-  if (type !== 'text' || typeof text !== 'string') return false;
+  if (type !== 'text' || typeof text !== 'string' || !mayBeJson(text)) return false;
   try {
     JSON.parse(text);
     return true;
@@ -50,6 +50,7 @@ function isJsonText(block: unknown): boolean {
 
 /** The JSON a text holds, an object as itself and anything else as `{ result }`; undefined when it is not JSON. */
 function parseJson(text: string): JsonValue | undefined {
+  if (!mayBeJson(text)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -74,3 +75,20 @@ export function checkMapped(
     checkToolOutput(output, `the output of tool "${where.tool}" on MCP server "${where.server}"`),
   );
 }
+
+/**
+ * False when `text` cannot be JSON, by its first character after JSON's whitespace: words (nearly
+ * every text a tool answers) are told apart without `JSON.parse` throwing, which costs a call more
+ * than the rest of mapping its result.
+ */
+function mayBeJson(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) continue;
+    return jsonStarts.has(code);
+  }
+  return false;
+}
+
+/** The characters a JSON text can start with: `{ [ "`, a digit or `-`, and `t f n` of true, false, null. */
+const jsonStarts = new Set([...'{["-0123456789tfn'].map((character) => character.charCodeAt(0)));
