@@ -32,15 +32,18 @@ class CgroupProcesses implements CallProcesses {
 
   async kill(groupId: number | undefined): Promise<void> {
     killGroup(groupId);
+    let found = this.cgroup.members();
+    // Found empty, it stays so (only a member can fork into it): a command that left nothing behind costs no seal.
+    if (found.length === 0) return this.cgroup.release(false);
     this.cgroup.seal();
     for (let round = 0; round < maxRounds; round++) {
-      const found = this.cgroup.members();
-      if (found.length === 0 && this.cgroup.remove()) return;
       for (const pid of found) kill(pid);
       await new Promise((resolve) => setTimeout(resolve, Math.min(round * 5, 50)));
+      found = this.cgroup.members();
+      if (found.length === 0) return this.cgroup.release(true);
     }
-    // A process that cannot die (uninterruptible sleep) keeps the sealed cgroup; the next process
-    // to probe the hierarchy removes it once empty.
+    // A process that cannot die (uninterruptible sleep) keeps the sealed cgroup, out of reuse; it is
+    // removed once empty when this thread exits, or by the next process to probe the hierarchy.
   }
 
   killSync(groupId: number | undefined): void {
@@ -76,7 +79,7 @@ class ScannedProcesses implements CallProcesses {
  * (O(the machine's processes); see `process-sweep.ts`).
  */
 export function spawnTracked<T>(marker: string, start: () => T): { started: T; processes: CallProcesses } {
-  const inside = CallCgroup.spawnInside(marker, start);
+  const inside = CallCgroup.spawnInside(start);
   if (inside !== undefined) return { started: inside.started, processes: new CgroupProcesses(inside.cgroup) };
   return { started: start(), processes: new ScannedProcesses(marker) };
 }
