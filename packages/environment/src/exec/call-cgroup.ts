@@ -10,8 +10,15 @@ let hierarchy: PidsHierarchy | null | undefined;
  * cgroup costs about as much as the rest of a short call); more are removed when their call ends.
  */
 const maxIdle = 4;
-/** This thread's emptied call cgroups, each checked empty again before a call takes it. */
-const idle: string[] = [];
+/**
+ * How long an emptied call cgroup waits for the next call before it is removed: calls in a burst
+ * reuse it, and a process killed by a signal (which runs no exit hook) leaves none behind once it
+ * was idle that long (what is left, empty, the next process to probe the hierarchy removes).
+ */
+const idleMs = 2000;
+/** This thread's emptied call cgroups, the last released last; each is checked empty again before a call takes it. */
+const idle: Array<{ directory: string; since: number }> = [];
+let expiry: NodeJS.Timeout | undefined;
 /** Every call cgroup this thread has made and not removed: removed when the thread exits. */
 const made = new Set<string>();
 let count = 0;
@@ -82,8 +89,12 @@ export class CallCgroup {
    * cannot be unsealed.
    */
   release(sealed: boolean): void {
-    if (idle.length < maxIdle && (!sealed || unseal(this.#directory))) idle.push(this.#directory);
-    else remove(this.#directory);
+    if (idle.length >= maxIdle || (sealed && !unseal(this.#directory))) {
+      remove(this.#directory);
+      return;
+    }
+    idle.push({ directory: this.#directory, since: performance.now() });
+    expiry ??= setTimeout(removeIdle, idleMs).unref();
   }
 
   /** Removes the cgroup; false while a process is still in it. */
@@ -106,9 +117,9 @@ function membersOf(directory: string): number[] | undefined {
 
 /** An idle cgroup of this thread that is still there and holds no process, else a new one (throws if it cannot be made). */
 function emptyCgroup(where: PidsHierarchy): string {
-  for (let directory = idle.pop(); directory !== undefined; directory = idle.pop()) {
-    if (membersOf(directory)?.length === 0) return directory;
-    remove(directory);
+  for (let entry = idle.pop(); entry !== undefined; entry = idle.pop()) {
+    if (membersOf(entry.directory)?.length === 0) return entry.directory;
+    remove(entry.directory);
   }
   const directory = join(where.home, `toolgate-pool-${process.pid}-${where.thread}-${(count++).toString(16)}`);
   mkdirSync(directory);
@@ -120,6 +131,17 @@ function emptyCgroup(where: PidsHierarchy): string {
     });
   }
   return directory;
+}
+
+/** Removes the cgroups idle for {@link idleMs} or more; looks again later while some are left. */
+function removeIdle(): void {
+  expiry = undefined;
+  const now = performance.now();
+  while (idle[0] !== undefined && now - idle[0].since >= idleMs) {
+    const oldest = idle.shift();
+    if (oldest !== undefined) remove(oldest.directory);
+  }
+  if (idle[0] !== undefined) expiry = setTimeout(removeIdle, idleMs - (now - idle[0].since)).unref();
 }
 
 function unseal(directory: string): boolean {

@@ -12,6 +12,9 @@ export interface CallProcesses {
 }
 
 const maxRounds = 50;
+const exitRounds = 20;
+/** Waited on (never notified) to sleep synchronously while this process exits. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function kill(pid: number): void {
   try {
@@ -49,12 +52,14 @@ class CgroupProcesses implements CallProcesses {
   killSync(groupId: number | undefined): void {
     killGroup(groupId);
     this.cgroup.seal();
-    for (let round = 0; round < 3; round++) {
+    // The killed leave the cgroup within milliseconds; waiting for that (at most ~150 ms, only while
+    // some are left) lets the cgroup be removed rather than left for the next process to probe.
+    for (let round = 0; round < exitRounds; round++) {
       const found = this.cgroup.members();
-      if (found.length === 0) break;
+      if (found.length === 0 && this.cgroup.remove()) return;
       for (const pid of found) kill(pid);
+      Atomics.wait(pause, 0, 0, Math.min(round, 10));
     }
-    this.cgroup.remove();
   }
 }
 
