@@ -18,7 +18,7 @@ const maxIdle = 4;
 const idleMs = 2000;
 /** This thread's emptied call cgroups, the last released last; each is checked empty again before a call takes it. */
 const idle: Array<{ directory: string; since: number }> = [];
-let expiry: NodeJS.Timeout | undefined;
+let removalPending = false;
 /** Every call cgroup this thread has made and not removed: removed when the thread exits. */
 const made = new Set<string>();
 let count = 0;
@@ -94,7 +94,7 @@ export class CallCgroup {
       return;
     }
     idle.push({ directory: this.#directory, since: performance.now() });
-    expiry ??= setTimeout(removeIdle, idleMs).unref();
+    if (!removalPending) removeIdleIn(idleMs);
   }
 
   /** Removes the cgroup; false while a process is still in it. */
@@ -121,7 +121,10 @@ function emptyCgroup(where: PidsHierarchy): string {
     if (membersOf(entry.directory)?.length === 0) return entry.directory;
     remove(entry.directory);
   }
-  const directory = join(where.home, `toolgate-pool-${process.pid}-${where.thread}-${(count++).toString(16)}`);
+  const directory = join(
+    where.home,
+    `toolgate-pool-${process.pid}-${where.thread}-${(count++).toString(16)}`,
+  );
   mkdirSync(directory);
   made.add(directory);
   if (!exitHookInstalled) {
@@ -135,13 +138,18 @@ function emptyCgroup(where: PidsHierarchy): string {
 
 /** Removes the cgroups idle for {@link idleMs} or more; looks again later while some are left. */
 function removeIdle(): void {
-  expiry = undefined;
+  removalPending = false;
   const now = performance.now();
   while (idle[0] !== undefined && now - idle[0].since >= idleMs) {
     const oldest = idle.shift();
     if (oldest !== undefined) remove(oldest.directory);
   }
-  if (idle[0] !== undefined) expiry = setTimeout(removeIdle, idleMs - (now - idle[0].since)).unref();
+  if (idle[0] !== undefined) removeIdleIn(idleMs - (now - idle[0].since));
+}
+
+function removeIdleIn(ms: number): void {
+  removalPending = true;
+  setTimeout(removeIdle, ms).unref();
 }
 
 function unseal(directory: string): boolean {

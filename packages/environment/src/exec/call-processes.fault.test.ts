@@ -14,7 +14,8 @@ beforeEach(() => {
 afterEach(() => world.cleanup());
 // The emptied cgroups kept for later calls go after a short wait; this file leaves none behind.
 afterAll(async () => {
-  if (expectCgroups) await vi.waitFor(() => expect(pooledCgroups()).toEqual([]), { timeout: 30_000, interval: 100 });
+  if (expectCgroups)
+    await vi.waitFor(() => expect(pooledCgroups()).toEqual([]), { timeout: 30_000, interval: 100 });
 }, 60_000);
 
 /** The fields before ` - ` of the mountinfo line of the cgroup v1 hierarchy that carries `pids`. */
@@ -119,8 +120,12 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
     const environment = new LocalEnvironment({ root: world.root });
     // Two at once: each waits for the other's file, so both are running together.
     const [first, second] = await Promise.all([
-      environment.exec(`cat /proc/self/cgroup; echo > one.ready; ${waitFor('two.ready')}; ${escapee('one.pid')}`),
-      environment.exec(`cat /proc/self/cgroup; echo > two.ready; ${waitFor('one.ready')}; ${escapee('two.pid')}`),
+      environment.exec(
+        `cat /proc/self/cgroup; echo > one.ready; ${waitFor('two.ready')}; ${escapee('one.pid')}`,
+      ),
+      environment.exec(
+        `cat /proc/self/cgroup; echo > two.ready; ${waitFor('one.ready')}; ${escapee('two.pid')}`,
+      ),
     ]);
     const together = [seenCgroup(first.stdout), seenCgroup(second.stdout)];
     expect(together.every((path) => path?.includes(`/toolgate-pool-${process.pid}-`))).toBe(true);

@@ -22,7 +22,9 @@ function closedOnExec(entry: string): boolean {
     return true;
   }
   try {
-    const flags = /flags:\s*([0-7]+)\n/.exec(head.toString('latin1', 0, readSync(info, head, 0, head.length, 0)));
+    const flags = /flags:\s*([0-7]+)\n/.exec(
+      head.toString('latin1', 0, readSync(info, head, 0, head.length, 0)),
+    );
     // unreadable flags: taken as inheritable, so the child gets /dev/null there
     return flags?.[1] !== undefined && (Number.parseInt(flags[1], 8) & closeOnExec) !== 0;
   } catch {
