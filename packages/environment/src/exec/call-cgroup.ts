@@ -22,6 +22,8 @@ let removalPending = false;
 /** Every call cgroup this thread has made and not removed: removed when the thread exits. */
 const made = new Set<string>();
 let count = 0;
+/** Whether this thread has moved into a call cgroup and back once, which proves it may (see {@link CallCgroup.take}). */
+let entered = false;
 let exitHookInstalled = false;
 
 /**
@@ -30,6 +32,9 @@ let exitHookInstalled = false;
  * it does to its process group, session or environment, so its members are read from `cgroup.procs`
  * in O(members) and killed, not found by scanning every process on the machine. Cgroups are reused
  * by later calls of the same thread once every process in them is dead, never by two calls at once.
+ * The command's shell moves itself in (one migration, in the child, before the command runs), not
+ * this thread around the `fork`: moving a task waits for every `fork` and `exit` on the machine in
+ * flight, and moving this thread back right after its child started waited for that child's.
  */
 export class CallCgroup {
   readonly #directory: string;
@@ -39,34 +44,39 @@ export class CallCgroup {
   }
 
   /**
-   * Takes an empty cgroup for one call (an idle one of this thread, else a new one) and runs
-   * `start` (which spawns the command) with this thread inside it, so the child is born in it; the
-   * thread is moved back at once. Undefined, with `start` not run, where there is no writable `pids`
-   * hierarchy (this is remembered for the process): the caller then falls back to the `/proc` scan.
+   * An empty cgroup for one call (an idle one of this thread, else a new one), or undefined where
+   * there is no `pids` hierarchy this process can write (learnt once, by moving this thread into a
+   * first cgroup and back, and remembered for the process): the caller then falls back to the
+   * `/proc` scan. The command's shell enters it itself, as its first act ({@link CallCgroup.entry}).
    */
-  static spawnInside<T>(start: () => T): { cgroup: CallCgroup; started: T } | undefined {
+  static take(): CallCgroup | undefined {
     if (hierarchy === undefined) hierarchy = probePidsHierarchy();
     const where = hierarchy;
     if (where === null) return undefined;
     let directory: string | undefined;
     try {
       directory = emptyCgroup(where);
-      writeFileSync(join(directory, 'tasks'), where.thread);
+      if (!entered) {
+        writeFileSync(join(directory, 'tasks'), where.thread);
+        entered = true;
+        leave(where);
+      }
+      return new CallCgroup(directory);
     } catch {
       hierarchy = null;
       if (directory !== undefined) remove(directory);
       return undefined;
     }
-    let started: T;
-    try {
-      started = start();
-    } catch (error) {
-      leave(where);
-      remove(directory);
-      throw error;
-    }
-    leave(where);
-    return { cgroup: new CallCgroup(directory), started };
+  }
+
+  /**
+   * What a POSIX shell runs first, before the command, on the command's own line: it writes its own
+   * pid into the cgroup's `cgroup.procs`, or exits 126 without running anything of the command. The
+   * shell has started nothing by then, so every process of the command is born inside; a line that
+   * does not parse runs nothing at all, this included.
+   */
+  get entry(): string {
+    return `echo $$ > '${join(this.#directory, 'cgroup.procs').replaceAll("'", "'\\''")}' || exit 126; `;
   }
 
   /** The pids of the processes in the cgroup now (never this process). */
@@ -161,11 +171,7 @@ function unseal(directory: string): boolean {
   }
 }
 
-/**
- * Moves this thread back to its own cgroup, so its later children are not born in the call's. Should
- * that ever fail, cgroups are not used again by this process (the sealed call cgroup would then make
- * this thread's forks fail: a loud failure, not a silent one).
- */
+/** Moves this thread back to its own cgroup after the first probe; should that fail, cgroups are not used again by this process. */
 function leave(where: PidsHierarchy): void {
   try {
     writeFileSync(join(where.home, 'tasks'), where.thread);

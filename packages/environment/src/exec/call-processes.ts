@@ -78,13 +78,24 @@ class ScannedProcesses implements CallProcesses {
 }
 
 /**
- * Runs `start` (which spawns a command whose every process carries `marker` in its environment) so
- * that the command's processes can be found at its end: in a cgroup of their own where this process
- * can make one (cgroup v1 `pids`; O(the call's processes)), else by scanning `/proc` for the marker
- * (O(the machine's processes); see `process-sweep.ts`).
+ * Runs `start` (which spawns `entry` followed by a command line with a POSIX shell, every process of
+ * it carrying `marker` in its environment) so that the command's processes can be found at its end:
+ * in a cgroup of their own where this process can make one (cgroup v1 `pids`, which the shell enters
+ * first; O(the call's processes)), else by scanning `/proc` for the marker (O(the machine's
+ * processes); see `process-sweep.ts`), with `entry` empty.
  */
-export function spawnTracked<T>(marker: string, start: () => T): { started: T; processes: CallProcesses } {
-  const inside = CallCgroup.spawnInside(start);
-  if (inside !== undefined) return { started: inside.started, processes: new CgroupProcesses(inside.cgroup) };
-  return { started: start(), processes: new ScannedProcesses(marker) };
+export function spawnTracked<T>(
+  marker: string,
+  start: (entry: string) => T,
+): { started: T; processes: CallProcesses } {
+  const cgroup = CallCgroup.take();
+  if (cgroup === undefined) return { started: start(''), processes: new ScannedProcesses(marker) };
+  let started: T;
+  try {
+    started = start(cgroup.entry);
+  } catch (error) {
+    cgroup.release(false);
+    throw error;
+  }
+  return { started, processes: new CgroupProcesses(cgroup) };
 }
