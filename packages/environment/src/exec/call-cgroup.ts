@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type PidsHierarchy, probePidsHierarchy, text } from './pids-hierarchy.js';
@@ -22,6 +23,8 @@ let removalPending = false;
 /** Every call cgroup this thread has made and not removed: removed when the thread exits. */
 const made = new Set<string>();
 let count = 0;
+/** Tells this copy of the module from another in the same thread (a second copy of the package). */
+const instance = randomBytes(4).toString('hex');
 /** Whether this thread has moved into a call cgroup and back once, which proves it may (see {@link CallCgroup.take}). */
 let entered = false;
 let exitHookInstalled = false;
@@ -133,7 +136,7 @@ function emptyCgroup(where: PidsHierarchy): string {
   }
   const directory = join(
     where.home,
-    `toolgate-pool-${process.pid}-${where.thread}-${(count++).toString(16)}`,
+    `toolgate-pool-${process.pid}-${where.thread}-${instance}-${(count++).toString(16)}`,
   );
   mkdirSync(directory);
   made.add(directory);

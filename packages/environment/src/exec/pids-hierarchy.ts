@@ -12,7 +12,7 @@ export interface PidsHierarchy {
   thread: string;
 }
 
-/** The names of the cgroups this package makes: `toolgate-pool-<pid>-<thread>-<n>` (and the former `toolgate-call-<pid>-<marker>`). */
+/** The names of the cgroups this package makes: `toolgate-pool-<pid>-<thread>-<copy>-<n>` (and the former `toolgate-call-<pid>-<marker>`). */
 const ownName = /^toolgate-(?:pool|call)-(\d+)-[0-9a-f-]+$/;
 
 /** The text of a file, or undefined where it cannot be read. */
