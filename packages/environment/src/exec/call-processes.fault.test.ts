@@ -162,8 +162,8 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
   }, 90_000);
 
   it('kills such a descendant of a command run from a worker thread, or when this process exits mid-call', async () => {
-    // A separate Node process runs the built package: one exec from a worker thread (its own thread
-    // id moves into the call's cgroup) that returns, one from the main thread still running at exit.
+    // A separate Node process runs the built package: one exec from a worker thread (with its own
+    // pool of call cgroups) that returns, one from the main thread still running at exit.
     const entry = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'index.js')).href;
     const script = `
       import { Worker } from 'node:worker_threads';
