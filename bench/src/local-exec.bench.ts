@@ -2,9 +2,10 @@
  * `LocalEnvironment.exec('true')` against a bare `spawn('sh', ['-c', 'true'])`, with no idle
  * processes on the machine and with 1,000 (BENCH_IDLE_PROCESSES). Issue 27 asks ≤ 1.3× bare spawn
  * at both. The local environment finds what a command left behind (processes that left its group
- * with `setsid`) in the call's own cgroup where it can make one (cgroup v1 `pids`: the cost of the
- * call's processes only), else by a marker in their environment, read from `/proc` for every process
- * (a cost that grows with the machine's process count). The row says which was used.
+ * with `setsid`) in the call's own cgroup where it can make one (cgroup v1 `pids`, taken from a small
+ * per-thread pool of emptied ones: the cost of the call's processes only), else by a marker in their
+ * environment, read from `/proc` for every process (a cost that grows with the machine's process
+ * count). The row says which was used.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,8 +17,8 @@ import { compareLatency } from './compare.js';
 const root = mkdtempSync(join(tmpdir(), 'toolgate-bench-local-exec-'));
 const environment = new LocalEnvironment({ root });
 const idleCount = Number(process.env.BENCH_IDLE_PROCESSES ?? 1000);
-/** Seen from inside a command: is it in a call cgroup (`toolgate-call-…`), or tracked by the scan? */
-const tracking = (await environment.exec('cat /proc/self/cgroup')).stdout.includes('/toolgate-call-')
+/** Seen from inside a command: is it in a call cgroup (`toolgate-pool-…`), or tracked by the scan? */
+const tracking = (await environment.exec('cat /proc/self/cgroup')).stdout.includes('/toolgate-pool-')
   ? "the call's cgroup"
   : 'a /proc scan (no writable cgroup v1 pids hierarchy here)';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalEnvironment } from '../local-environment.js';
 import { makeWorld, type TempWorld } from '../testing/index.js';
 import { callCgroupsAvailable } from './call-cgroup.js';
@@ -12,6 +12,11 @@ beforeEach(() => {
   world = makeWorld();
 });
 afterEach(() => world.cleanup());
+// The emptied cgroups kept for later calls go after a short wait; this file leaves none behind.
+afterAll(async () => {
+  if (expectCgroups)
+    await vi.waitFor(() => expect(pooledCgroups()).toEqual([]), { timeout: 30_000, interval: 100 });
+}, 60_000);
 
 /** The fields before ` - ` of the mountinfo line of the cgroup v1 hierarchy that carries `pids`. */
 const pidsMount = readFileSync('/proc/self/mountinfo', 'utf8')
@@ -58,11 +63,30 @@ function pidsLine(): string | undefined {
     .find((line) => line.split(':')[1]?.split(',').includes('pids'));
 }
 
+/** This process's own cgroup directory in the `pids` hierarchy, where its call cgroups are made. */
+function pidsHome(): string {
+  const own = pidsLine()?.split(':')[2] ?? '/';
+  return join(pidsMount?.[4] ?? '/', own.slice((pidsMount?.[3] ?? '/').length - 1));
+}
+
 /** The call cgroups this process has left in its own `pids` cgroup. */
 function leftCallCgroups(): string[] {
-  const own = pidsLine()?.split(':')[2] ?? '/';
-  const directory = join(pidsMount?.[4] ?? '/', own.slice((pidsMount?.[3] ?? '/').length - 1));
-  return readdirSync(directory).filter((entry) => entry.startsWith(`toolgate-call-${process.pid}-`));
+  return readdirSync(pidsHome()).filter((entry) => entry.startsWith(`toolgate-call-${process.pid}-`));
+}
+
+/** The emptied call cgroups process `pid` keeps for its later calls, with the processes each holds. */
+function pooledCgroups(pid = process.pid): Array<{ name: string; members: string }> {
+  return readdirSync(pidsHome())
+    .filter((entry) => entry.startsWith(`toolgate-pool-${pid}-`))
+    .map((name) => ({ name, members: readFileSync(join(pidsHome(), name, 'cgroup.procs'), 'utf8') }));
+}
+
+/** The `pids` cgroup a command saw itself in, from its `cat /proc/self/cgroup`. */
+function seenCgroup(stdout: string): string | undefined {
+  return stdout
+    .split('\n')
+    .find((line) => line.split(':')[1]?.split(',').includes('pids'))
+    ?.split(':')[2];
 }
 
 // Without root or a `pids` hierarchy, calls fall back to the /proc scan, whose limit
@@ -87,7 +111,41 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
     // the thread that spawned it is back in its own cgroup, and the call's cgroup is gone
     expect(pidsLine()).toBe(before);
     expect(leftCallCgroups()).toEqual([]);
+    // the cgroup kept for the next call holds no process
+    expect(pooledCgroups().length).toBeGreaterThan(0);
+    expect(pooledCgroups().every(({ members }) => members === '')).toBe(true);
   });
+
+  it('gives each running call a cgroup of its own, and reuses one only once every process in it is dead', async () => {
+    const environment = new LocalEnvironment({ root: world.root });
+    // Two at once: each waits for the other's file, so both are running together.
+    const [first, second] = await Promise.all([
+      environment.exec(
+        `cat /proc/self/cgroup; echo > one.ready; ${waitFor('two.ready')}; ${escapee('one.pid')}`,
+      ),
+      environment.exec(
+        `cat /proc/self/cgroup; echo > two.ready; ${waitFor('one.ready')}; ${escapee('two.pid')}`,
+      ),
+    ]);
+    const together = [seenCgroup(first.stdout), seenCgroup(second.stdout)];
+    expect(together.every((path) => path?.includes(`/toolgate-pool-${process.pid}-`))).toBe(true);
+    expect(together[0]).not.toBe(together[1]);
+    const escapees = [pidIn('one.pid'), pidIn('two.pid')];
+    try {
+      expect(await until(() => escapees.every((pid) => !alive(pid)))).toBe(true);
+    } finally {
+      for (const pid of escapees) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    const next = seenCgroup((await environment.exec('cat /proc/self/cgroup')).stdout);
+    expect(together).toContain(next);
+    expect(pooledCgroups().every(({ members }) => members === '')).toBe(true);
+  });
+
+  it('removes the cgroups it keeps once they have waited a while for a call', async () => {
+    await new LocalEnvironment({ root: world.root }).exec('true');
+    expect(pooledCgroups().length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(pooledCgroups()).toEqual([]), { timeout: 30_000, interval: 100 });
+  }, 60_000);
 
   it('kills such a descendant at the timeout', async () => {
     const result = await new LocalEnvironment({ root: world.root }).exec(
@@ -104,8 +162,8 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
   }, 90_000);
 
   it('kills such a descendant of a command run from a worker thread, or when this process exits mid-call', async () => {
-    // A separate Node process runs the built package: one exec from a worker thread (its own thread
-    // id moves into the call's cgroup) that returns, one from the main thread still running at exit.
+    // A separate Node process runs the built package: one exec from a worker thread (with its own
+    // pool of call cgroups) that returns, one from the main thread still running at exit.
     const entry = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'index.js')).href;
     const script = `
       import { Worker } from 'node:worker_threads';
@@ -132,5 +190,7 @@ describe.runIf(expectCgroups)('LocalEnvironment exec in a cgroup of its own', ()
     } finally {
       for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
     }
+    // neither thread left a cgroup behind
+    expect(pooledCgroups(host.pid)).toEqual([]);
   }, 90_000);
 });

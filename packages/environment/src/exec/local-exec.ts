@@ -125,9 +125,9 @@ const delay = (ms: number) =>
   });
 
 /**
- * Runs `command` with `shell -c` in a new session (its own process group), born in a cgroup of its
- * own where this process can make one (else every process of it tagged with a random
- * {@link callMarkerVariable}). When the shell exits, or the timeout fires, the group is killed and
+ * Runs `command` with `shell -c` in a new session (its own process group), in a cgroup of its
+ * own where this process can make one (the shell moves itself in before the command runs; else
+ * every process of it tagged with a random {@link callMarkerVariable}). When the shell exits, or the timeout fires, the group is killed and
  * so is every process still in the cgroup (or, without one, still carrying the tag, found in
  * `/proc`), so no process of the call outlives it; the call then waits at most `pipeGraceMs` for
  * the output pipes to close, so a process that kept them open cannot hold the call.
@@ -135,15 +135,16 @@ const delay = (ms: number) =>
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecResult> {
   if (options.signal?.aborted) throw cancelled(command);
   const marker = newCallMarker();
-  const argv = [...(options.prefix ?? []), options.shell, '-c', command];
-  const [file, ...args] = argv as [string, ...string[]];
-  const start = () =>
-    spawn(file, args, {
+  const start = (entry = '') => {
+    const argv: string[] = [...(options.prefix ?? []), options.shell, '-c', entry + command];
+    const [file, ...args] = argv as [string, ...string[]];
+    return spawn(file, args, {
       cwd: options.cwd,
       env: { ...options.env, [callMarkerVariable]: marker },
       detached: true,
       stdio: commandStdio(),
     });
+  };
   let child: ReturnType<typeof spawn>;
   let processes: CallProcesses | undefined;
   try {
