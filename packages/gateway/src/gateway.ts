@@ -1,53 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { stat, unlink } from 'node:fs/promises';
-import {
-  type CallObserver,
-  type CallOptions,
-  type Grant,
-  messageOf,
-  type ToolDescription,
-  ToolGate,
-  ToolgateError,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolgate/core';
-import { FileStore, LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
-import { MCPResolver, type McpServerConfig, type ReviewedTool } from '@toolgate/mcp-client';
+import { type Grant, type ToolDescription, ToolGate, ToolRegistry, type ToolResult } from '@toolgate/core';
+import { LedgerRecorder, type LedgerStore } from '@toolgate/ledger';
+import { MCPResolver } from '@toolgate/mcp-client';
 import { CallsInFlight, passRequest, SessionAnswers } from './asking/index.js';
-import { type CallerIdentity, identityRecord } from './auth/index.js';
+import { identityRecord } from './auth/index.js';
 import { describeChange } from './change-notice.js';
 import { clientGrant, clientGrants } from './client-grant.js';
 import type { GatewayClient, GatewayConfig } from './config-load.js';
 import { GatewayFleet } from './fleet/index.js';
-import { openLedger } from './ledger-open.js';
+import type { GatewayCallOptions, GatewayOptions } from './gateway-options.js';
+import { durableBeforeOf, openLedger, removeIfEmpty } from './ledger-open.js';
 import { limitedGrant, RateLimiter } from './limits/index.js';
-import { lockPathOf, readLock, writeLock } from './lock/lock-file.js';
+import { approveAll, writeFirstLock } from './lock/approvals.js';
+import { lockPathOf, readLock } from './lock/lock-file.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { recordConfigPolicy } from './record-policy.js';
+import { reloadRefusal } from './reload-checks.js';
 import { startFailure } from './start-failure.js';
 import { concerns, listView, passingOn, SessionHub } from './surface/index.js';
 import { type RunningTelemetry, startTelemetry } from './telemetry/index.js';
-
-/** What a {@link Gateway} is started with besides its configuration. */
-export interface GatewayOptions {
-  /** The run id of this gateway's ledger events. Default `gateway-<uuid>`. */
-  runId?: string;
-  /** Makes call ids. Default `crypto.randomUUID`. */
-  callIds?: () => string;
-  /** Told what an operator should know: tool changes, reloads, refused reloads. Default: stderr. */
-  log?: (line: string) => void;
-  /**
-   * Watches every call of the gateway's gate (`@toolgate/otel`'s `otelObserver`): the client is
-   * the call's agent, each span carries the ledger's run id and seq.
-   */
-  observer?: CallObserver;
-}
-
-/** A call's options at the gateway: the gate's, and who the client's access token named. */
-export interface GatewayCallOptions extends CallOptions {
-  /** The caller an access token named; recorded with the call (`caller.identified`). */
-  identity?: CallerIdentity;
-}
 
 /**
  * The gateway: upstream MCP servers (through one `MCPResolver`) behind per-client grants, the
@@ -164,7 +135,7 @@ export class Gateway {
     sessions.concerns = (client, server) => concerns(gateway, client, server);
     started = gateway;
     try {
-      gateway.#approveAll(config.approve);
+      approveAll(resolver, config.approve, log);
       if (config.fleet !== undefined) {
         gateway.fleet = await GatewayFleet.start(config.fleet, {
           resolver,
@@ -173,7 +144,7 @@ export class Gateway {
           runId: recorder.runId,
         });
       }
-      if (reviewed === undefined) await gateway.#writeFirstLock();
+      if (reviewed === undefined) await writeFirstLock(resolver, config.source, log);
       await recordConfigPolicy(recorder, config.policy);
       await recorder.record('gateway.started', 'gateway', {
         servers: config.servers.map((server) => server.name),
@@ -269,25 +240,9 @@ export class Gateway {
    * A configuration that cannot be applied is refused whole and the old one stays in force.
    */
   async reload(next: GatewayConfig): Promise<void> {
-    if (serversKey(next.servers) !== serversKey(this.#config.servers)) {
-      throw new ToolgateError(
-        'INVALID_DEFINITION',
-        'servers changed; restart the gateway to change its upstream servers (the old config is kept)',
-      );
-    }
-    if (JSON.stringify(next.fleet) !== JSON.stringify(this.#config.fleet)) {
-      throw new ToolgateError(
-        'INVALID_DEFINITION',
-        'fleet changed; restart the gateway to change it (the old config is kept)',
-      );
-    }
-    if (next.ledger !== this.#config.ledger || next.durability !== this.#config.durability) {
-      throw new ToolgateError(
-        'INVALID_DEFINITION',
-        'the ledger changed; restart the gateway to change it (the old config is kept)',
-      );
-    }
-    this.#approveAll(next.approve);
+    const refused = reloadRefusal(this.#config, next);
+    if (refused !== undefined) throw refused;
+    approveAll(this.resolver, next.approve, this.#log);
     this.#config = next;
     this.#grants = clientGrants(next);
     await recordConfigPolicy(this.recorder, next.policy);
@@ -313,61 +268,11 @@ export class Gateway {
     this.#nextCallId = undefined;
     return id;
   }
-
-  /** With no lock file yet: writes one of every tool served now (trust on first use), as a package manager does. */
-  async #writeFirstLock(): Promise<void> {
-    const path = lockPathOf(this.#config.source);
-    const tools = new Map<string, ReviewedTool>();
-    for (const name of this.resolver.servedNames()) {
-      const review = this.resolver.reviewOf(name);
-      if (review !== undefined) tools.set(name, review);
-    }
-    await writeLock(path, tools);
-    this.#log(
-      `wrote ${path} with the ${tools.size} tools served now: review it and commit it; ` +
-        'a tool that differs from it at a later start is withheld until approved',
-    );
-  }
-
-  #approveAll(approve: Readonly<Record<string, string>>): void {
-    for (const [tool, print] of Object.entries(approve)) {
-      try {
-        this.resolver.approve(tool, print);
-      } catch (error) {
-        // an approval of a tool that never changed, or changed again since review: say so, approve nothing
-        if (!this.resolver.servedNames().includes(tool)) this.#log(`approve ${tool}: ${messageOf(error)}`);
-      }
-    }
-  }
-}
-
-/** Removes a ledger file this start made and wrote nothing to (a PostgreSQL ledger is left alone). */
-async function removeIfEmpty(store: LedgerStore): Promise<void> {
-  if (!(store instanceof FileStore)) return;
-  const size = await stat(store.path).then(
-    (status) => status.size,
-    () => -1,
-  );
-  if (size === 0) await unlink(store.path).catch(() => undefined);
 }
 
 function stderrLog(line: string): void {
   process.stderr.write(`toolgate-gateway: ${line}\n`);
 }
 
-/**
- * What a call's records wait for under the config's `durability:`: `always`, each effect behind a
- * synced record (`tool.called` and `policy.decided` on disk before the upstream is called, two fsyncs
- * a call); `batch` (and `none`, which never syncs), the call's records synced as a unit before its
- * result (one fsync a call), each written before the step it guards.
- */
-function durableBeforeOf(durability: GatewayConfig['durability']): 'dispatch' | 'result' {
-  return durability === 'always' ? 'dispatch' : 'result';
-}
-
 /** A call's budget when the config sets none: the gate's own default. */
 const defaultTimeoutMs = 600_000;
-
-function serversKey(servers: readonly McpServerConfig[]): string {
-  return JSON.stringify(servers);
-}

@@ -1,6 +1,8 @@
+import { stat, unlink } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
 import { FileStore, type LedgerEvent, type LedgerStore, readAll, readLedgerFile } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
+import type { GatewayConfig } from './config-load.js';
 import { chainFiles, isLedgerDirectory, newChainFile } from './ledger-directory.js';
 
 /**
@@ -94,4 +96,24 @@ export async function readLedger(location: string, options: { kind?: string } = 
     );
   }
   return options.kind === undefined ? events : events.filter((event) => event.kind === options.kind);
+}
+
+/** Removes a ledger file this start made and wrote nothing to (a PostgreSQL ledger is left alone). */
+export async function removeIfEmpty(store: LedgerStore): Promise<void> {
+  if (!(store instanceof FileStore)) return;
+  const size = await stat(store.path).then(
+    (status) => status.size,
+    () => -1,
+  );
+  if (size === 0) await unlink(store.path).catch(() => undefined);
+}
+
+/**
+ * What a call's records wait for under the config's `durability:`: `always`, each effect behind a
+ * synced record (`tool.called` and `policy.decided` on disk before the upstream is called, two fsyncs
+ * a call); `batch` (and `none`, which never syncs), the call's records synced as a unit before its
+ * result (one fsync a call), each written before the step it guards.
+ */
+export function durableBeforeOf(durability: GatewayConfig['durability']): 'dispatch' | 'result' {
+  return durability === 'always' ? 'dispatch' : 'result';
 }
