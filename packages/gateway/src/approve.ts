@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
 import type { ReviewedTool } from '@toolgate/mcp-client';
 import { parseDocument } from 'yaml';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 import { shareReview } from './fleet/share-review.js';
 import { ledgerLabel, readLedger } from './ledger-open.js';
 import { approvePrompt } from './lock/approve-prompt.js';

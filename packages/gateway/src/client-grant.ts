@@ -1,5 +1,5 @@
 import { type Grant, patternGrant, ToolgateError } from '@toolgate/core';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 
 /**
  * A client's tool grant (its `tools` patterns) whose refusal names the gateway's fix: the

@@ -6,7 +6,7 @@ import { CallsInFlight, passRequest, SessionAnswers } from './asking/index.js';
 import { identityRecord } from './auth/index.js';
 import { describeChange } from './change-notice.js';
 import { clientGrant, clientGrants } from './client-grant.js';
-import type { GatewayClient, GatewayConfig } from './config-load.js';
+import type { GatewayClient, GatewayConfig } from './config-types.js';
 import { GatewayFleet } from './fleet/index.js';
 import type { GatewayCallOptions, GatewayOptions } from './gateway-options.js';
 import { durableBeforeOf, openLedger, removeIfEmpty } from './ledger-open.js';

@@ -6,8 +6,9 @@
  * @module
  */
 export { approveTool } from './approve.js';
-export { type GatewayClient, type GatewayConfig, loadConfig } from './config-load.js';
+export { loadConfig } from './config-load.js';
 export { type GatewayConfigFile, gatewayConfigSchema } from './config-schema.js';
+export type { GatewayClient, GatewayConfig } from './config-types.js';
 export type { FleetSettings, GatewayFleet, PendingApproval } from './fleet/index.js';
 export { Gateway } from './gateway.js';
 export type { GatewayOptions } from './gateway-options.js';

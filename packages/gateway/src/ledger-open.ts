@@ -2,7 +2,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { ToolgateError } from '@toolgate/core';
 import { FileStore, type LedgerEvent, type LedgerStore, readAll, readLedgerFile } from '@toolgate/ledger';
 import { isPostgresUrl, PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 import { chainFiles, isLedgerDirectory, newChainFile } from './ledger-directory.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 
 /**
  * Why a running gateway cannot take `next` in place of `current` — its upstream servers, its

@@ -11,7 +11,7 @@ import {
   sendJsonRpcError,
 } from '@toolgate/mcp-server';
 import { authInfoOf, HttpAuthentication } from './auth/index.js';
-import type { GatewayClient, GatewayConfig } from './config-load.js';
+import type { GatewayClient, GatewayConfig } from './config-types.js';
 import type { Gateway } from './gateway.js';
 import { answerOps } from './ops/ops-routes.js';
 import { refuseSession, sessionsByClient } from './ops/session-cap.js';

@@ -1,5 +1,6 @@
 import { ToolgateError } from '@toolgate/core';
-import { type GatewayConfig, loadConfig } from './config-load.js';
+import { loadConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 import { checkTokens } from './serve-http.js';
 
 /** How a `toolgate-gateway` process serves its clients: the checks a config must pass depend on it. */

@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import type { GatewayConfig } from './config-load.js';
+import type { GatewayConfig } from './config-types.js';
 
 /**
  * An upstream's failure to start, told with the gateway's fix: which `servers.<name>` entry of the

@@ -1,4 +1,4 @@
-import type { GatewayClient, GatewayConfig } from '../config-load.js';
+import type { GatewayClient, GatewayConfig } from '../config-types.js';
 import type { CallerIdentity } from './access-token.js';
 import type { ClientMatch } from './oauth-schema.js';
 

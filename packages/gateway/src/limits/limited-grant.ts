@@ -1,5 +1,5 @@
 import { type Grant, ToolgateError } from '@toolgate/core';
-import type { GatewayConfig } from '../config-load.js';
+import type { GatewayConfig } from '../config-types.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** What {@link limitedGrant} takes: the client's grant for this call and the limiter of its limits. */

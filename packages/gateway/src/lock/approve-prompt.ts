@@ -1,5 +1,5 @@
 import { ToolgateError } from '@toolgate/core';
-import type { GatewayConfig } from '../config-load.js';
+import type { GatewayConfig } from '../config-types.js';
 import { readLedger } from '../ledger-open.js';
 import { lockPathOf, type ReviewedPrompt, writeLockPrompts } from './lock-file.js';
 

@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config-load.js';
+import type { GatewayConfig } from '../config-types.js';
 import { readLedger } from '../ledger-open.js';
 import { promptChanges } from './approve-prompt.js';
 import { lockPathOf, readLock, readLockFile } from './lock-file.js';

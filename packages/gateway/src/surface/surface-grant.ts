@@ -1,5 +1,5 @@
 import { type Grant, patternGrant } from '@toolgate/core';
-import type { GatewayClient } from '../config-load.js';
+import type { GatewayClient } from '../config-types.js';
 import { uriGlob } from './uri-glob.js';
 
 /** What one client may see and use of the upstreams' prompts and resources. */

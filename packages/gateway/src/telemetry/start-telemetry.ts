@@ -1,5 +1,5 @@
 import type { CallObserver } from '@toolgate/core';
-import type { GatewayConfig } from '../config-load.js';
+import type { GatewayConfig } from '../config-types.js';
 
 /** The gateway's span export, while it runs. */
 export interface RunningTelemetry {
