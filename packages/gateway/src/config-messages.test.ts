@@ -49,6 +49,23 @@ ledger: ./gateway.ledger.jsonl
     );
   });
 
+  it('says what held_call_ms may be, and why, for a value too large', async () => {
+    const path = join(place.dir, 'held.yaml');
+    writeFileSync(
+      path,
+      `servers:
+  mine: { command: node, prefix: mine }
+clients:
+  desktop: { tools: ["mine__*"] }
+held_call_ms: 900000
+ledger: ./gateway.ledger.jsonl
+`,
+    );
+    await expect(loadConfig(path, {})).rejects.toThrow(
+      /held\.yaml:5: held_call_ms: must be at most 600000 \(10 minutes, the life of the gateway's requestState\)/,
+    );
+  });
+
   it('names the servers entry to check and leaves no empty ledger behind when an upstream cannot start', async () => {
     const path = join(place.dir, 'no-upstream.yaml');
     writeFileSync(

@@ -110,7 +110,12 @@ export const gatewayConfigSchema = z.strictObject({
   timeout_ms: z.number().positive().optional(),
   // how long a 2026-07-28 client's call, held while its upstream asks the client, waits for the
   // client's answer (at most the requestState's life, 10 minutes)
-  held_call_ms: z.number().int().min(100).max(600_000).optional(),
+  held_call_ms: z
+    .number()
+    .int({ message: 'must be a whole number of milliseconds' })
+    .min(100, { message: 'must be at least 100 (ms)' })
+    .max(600_000, { message: "must be at most 600000 (10 minutes, the life of the gateway's requestState)" })
+    .optional(),
   // where a span per call is exported over OTLP/HTTP (see telemetry/)
   telemetry: telemetrySchema.optional(),
   // several instances sharing approvals and tool reviews in one PostgreSQL database (see fleet/)
