@@ -29,11 +29,11 @@ const names: Record<Side, string> = {
 };
 let files = 0;
 
-/** A call's three records, the bytes a `FileStore` writes for them: what the floor writes each call. */
-async function callBytesOf(): Promise<Buffer> {
-  const store = new MemoryStore();
-  const recorder = new LedgerRecorder(store, { runId: 'bench' });
-  const base = { callId: 'call-1', agent: 'fortune-teller', tool: 'oracle' };
+/** A call's three records through the recorder, each awaited as the gate awaits it. */
+async function recordCall(
+  recorder: LedgerRecorder,
+  base: { callId: string; agent: string; tool: string },
+): Promise<void> {
   await recorder.toolCalled({ ...base, parameters });
   await recorder.policyDecided({
     ...base,
@@ -42,6 +42,13 @@ async function callBytesOf(): Promise<Buffer> {
     reason: 'harmless',
   });
   await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
+}
+
+/** A call's three records, the bytes a `FileStore` writes for them: what the floor writes each call. */
+async function callBytesOf(): Promise<Buffer> {
+  const store = new MemoryStore();
+  const recorder = new LedgerRecorder(store, { runId: 'bench' });
+  await recordCall(recorder, { callId: 'call-1', agent: 'fortune-teller', tool: 'oracle' });
   return Buffer.from(store.toJsonl(), 'utf8');
 }
 const callBytes = await callBytesOf();
@@ -93,14 +100,7 @@ async function lone(side: Side, milliseconds: number): Promise<[number, number]>
       );
       await store.append(draft('tool.returned', { isError: false, output, durationMs: 1 }));
     } else {
-      await recorder.toolCalled({ ...base, parameters });
-      await recorder.policyDecided({
-        ...base,
-        verdict: { decision: 'allow', rule: 0, reason: 'harmless' },
-        decision: 'allow',
-        reason: 'harmless',
-      });
-      await recorder.toolReturned({ ...base, isError: false, output, durationMs: 1 });
+      await recordCall(recorder, base);
     }
   }
   const microseconds = ((performance.now() - started) * 1000) / calls;
