@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { temporaryFiles, writeViewerLedger } from '@toolgate/ledger/testing';
+import { openScenarioWriter, temporaryFiles, writeViewerLedger } from '@toolgate/ledger/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -123,6 +123,39 @@ describe.skipIf(skipBrowser)('the viewer says Verified only when it is (toolgate
       await second.close();
     } finally {
       await viewer.close();
+    }
+  });
+
+  // A live update redraws the window; it must not take the search box from under the person typing
+  // in it (it once did: the toolbar was rebuilt, the box moved, its focus lost and the keys after
+  // it typed into nothing).
+  it('keeps the focus and text of the search box while records arrive', async () => {
+    const path = file('typing.jsonl');
+    const { store, recorder, gate } = await openScenarioWriter(path, 'typing-1');
+    try {
+      const critic = gate.forAgent({ name: 'critic', tools: ['oracle'] });
+      await recorder.record('run.started', 'system', {});
+      await critic.callTool('oracle', { seed: 'early' });
+      await store.flush();
+      const { url } = await serveChild(path, children);
+      const page = await browser.newPage();
+      await page.goto(url);
+      await expect.poll(() => classOf(page, 'mode'), bound).toContain('mode-live');
+      const search = page.getByTestId('search');
+      await search.click();
+      await page.keyboard.type('arr');
+      await critic.callTool('oracle', { seed: 'late arrival' });
+      await store.flush();
+      // the new record is in the window: the page has redrawn it since the keys were typed
+      const late = page.locator('[data-testid=timeline] .row', { hasText: 'late arrival' });
+      await late.waitFor(bound);
+      await page.keyboard.type('ival');
+      expect(await search.inputValue()).toBe('arrival');
+      expect(await search.evaluate((box) => box === document.activeElement)).toBe(true);
+      await expect.poll(() => page.locator('[data-testid=timeline] .row[data-key]').count(), bound).toBe(1);
+      await page.close();
+    } finally {
+      await store.close();
     }
   });
 });

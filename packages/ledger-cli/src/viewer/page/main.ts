@@ -96,30 +96,50 @@ function applyState(state: ViewerState): void {
   document.title = `${state.file} · toolgate ledger`;
 }
 
-function select(
-  name: keyof Filters,
-  label: string,
-  any: string,
-  values: readonly string[],
-  labels: readonly string[] = values,
-): HTMLElement {
+/**
+ * A filter's drop-down. Built once and kept: a live update only changes its options, so a person
+ * holding it open, or typing in the search box beside it, keeps their place and their focus.
+ */
+function filterControl(name: keyof Filters): HTMLSelectElement {
   const control = element('select', { data: { testid: `filter-${name}` } });
-  control.append(element('option', {}, any));
-  (control.firstChild as HTMLOptionElement).value = '';
-  for (const [index, value] of values.entries()) {
-    const option = element('option', {}, labels[index] ?? value);
-    option.value = value;
-    control.append(option);
-  }
-  control.value = values.includes(filters[name]) ? filters[name] : '';
   control.addEventListener('change', () => {
     filters[name] = control.value;
     if (name === 'run') view.runChosen = true;
     view.from = 0;
     void refresh();
   });
-  return element('label', {}, `${label} `, control);
+  return control;
 }
+
+/** Gives a drop-down these options after "any", changing only the ones that differ. */
+function setOptions(
+  control: HTMLSelectElement,
+  chosen: string,
+  any: string,
+  values: readonly string[],
+  labels: readonly string[] = values,
+): void {
+  const wanted = [
+    { value: '', label: any },
+    ...values.map((value, index) => ({ value, label: labels[index] ?? value })),
+  ];
+  for (const [index, { value, label }] of wanted.entries()) {
+    const option = control.options[index] ?? control.appendChild(element('option'));
+    if (option.value !== value) option.value = value;
+    if (option.textContent !== label) option.textContent = label;
+  }
+  while (control.options.length > wanted.length) control.options[wanted.length]!.remove();
+  const value = values.includes(chosen) ? chosen : '';
+  if (control.value !== value) control.value = value;
+}
+
+const controls = {
+  run: filterControl('run'),
+  agent: filterControl('agent'),
+  tool: filterControl('tool'),
+  kind: filterControl('kind'),
+  outcome: filterControl('outcome'),
+};
 
 const search = element('input', { data: { testid: 'search' } });
 search.type = 'search';
@@ -134,6 +154,24 @@ search.addEventListener('input', () => {
   }, 150);
 });
 
+toolbar.append(
+  element('label', {}, 'run ', controls.run),
+  element('label', {}, 'agent ', controls.agent),
+  element('label', {}, 'tool ', controls.tool),
+  element('label', {}, 'kind ', controls.kind),
+  element('label', {}, 'outcome ', controls.outcome),
+  search,
+  element(
+    'span',
+    { class: 'legend' },
+    element('span', { class: 'badge badge-refused' }, 'refused'),
+    element('span', { class: 'badge badge-denied' }, 'denied'),
+    element('span', { class: 'badge badge-failed' }, 'failed'),
+    element('span', { class: 'badge badge-approved' }, 'approved'),
+    element('span', { class: 'hint' }, 'click a row to see its records'),
+  ),
+);
+
 function renderToolbar(window: RowsWindow | undefined): void {
   // The ledger's runs as LedgerStore.runs() lists them: in the order they started, with their span.
   const summaries = window?.runs ?? [];
@@ -143,23 +181,18 @@ function renderToolbar(window: RowsWindow | undefined): void {
       `${run.runId} · #${run.firstSeq}–#${run.lastSeq} · ${run.count} records · ${run.firstAt} – ${run.lastAt}`,
   );
   const distinct = window?.distinct ?? { agents: [], tools: [], kinds: [] };
-  toolbar.replaceChildren(
-    select('run', 'run', `all runs (${runs.length})`, runs, runLabels),
-    select('agent', 'agent', 'all agents', distinct.agents),
-    select('tool', 'tool', 'all tools', distinct.tools),
-    select('kind', 'kind', 'all kinds', distinct.kinds),
-    select('outcome', 'outcome', 'any outcome', ['ok', 'approved', 'denied', 'refused', 'failed', 'pending']),
-    search,
-    element(
-      'span',
-      { class: 'legend' },
-      element('span', { class: 'badge badge-refused' }, 'refused'),
-      element('span', { class: 'badge badge-denied' }, 'denied'),
-      element('span', { class: 'badge badge-failed' }, 'failed'),
-      element('span', { class: 'badge badge-approved' }, 'approved'),
-      element('span', { class: 'hint' }, 'click a row to see its records'),
-    ),
-  );
+  setOptions(controls.run, filters.run, `all runs (${runs.length})`, runs, runLabels);
+  setOptions(controls.agent, filters.agent, 'all agents', distinct.agents);
+  setOptions(controls.tool, filters.tool, 'all tools', distinct.tools);
+  setOptions(controls.kind, filters.kind, 'all kinds', distinct.kinds);
+  setOptions(controls.outcome, filters.outcome, 'any outcome', [
+    'ok',
+    'approved',
+    'denied',
+    'refused',
+    'failed',
+    'pending',
+  ]);
 }
 
 function go(from: number): void {
