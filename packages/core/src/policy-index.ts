@@ -51,18 +51,19 @@ export class PolicyIndex {
         continue;
       }
       for (const pattern of compiled.rule.tools) {
-        const plain = plainTool.test(pattern);
-        const map = plain ? this.#byName : byGlob;
-        let toolRules = map.get(pattern);
+        // A pattern met before is in one of the maps already: only a new one is told plain or glob.
+        let toolRules = this.#byName.get(pattern) ?? byGlob.get(pattern);
         if (toolRules === undefined) {
           toolRules = new ToolRules(this.#scanBelow);
-          map.set(pattern, toolRules);
-          if (!plain) this.#fileGlob(pattern, toolRules);
+          if (plainTool.test(pattern)) this.#byName.set(pattern, toolRules);
+          else {
+            byGlob.set(pattern, toolRules);
+            this.#fileGlob(pattern, toolRules);
+          }
         }
         toolRules.add(compiled);
       }
     }
-    for (const toolRules of [this.#everyTool, ...this.#byName.values(), ...byGlob.values()]) toolRules.seal();
     this.#prefixLengths = [...new Set([...this.#byPrefix.keys()].map((prefix) => prefix.length))].sort(
       (a, b) => a - b,
     );

@@ -36,9 +36,17 @@ function keysIn(value: unknown): number {
  */
 function keysWritten(json: string): number {
   let count = 0;
-  keyEnd.lastIndex = 0;
-  while (keyEnd.test(json)) count++;
+  for (let colon = json.indexOf(':'); colon >= 0; colon = json.indexOf(':', colon + 1)) {
+    let before = colon - 1;
+    while (before >= 0 && isJsonSpace(json.charCodeAt(before))) before--;
+    if (json.charCodeAt(before) === quote) count++;
+  }
   return count;
 }
 
-const keyEnd = /"[ \t\n\r]*:/g;
+const quote = 0x22;
+
+/** True for the whitespace JSON allows between tokens: space, tab, line feed, carriage return. */
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}

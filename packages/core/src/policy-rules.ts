@@ -161,7 +161,21 @@ export function judges(compiled: CompiledRule, resource: Resource): boolean {
 
 /** Splits a rule's command text into tokens on whitespace. */
 export function commandTokens(command: string): string[] {
-  return command.trim().split(/\s+/);
+  // Words one space apart (what a rule is written as) split on that space: the same tokens, without the regex.
+  return isSpacedOnce(command) ? command.split(' ') : command.trim().split(/\s+/);
+}
+
+/** True when `command`'s only whitespace is single spaces between words (any other space or non-ASCII: false). */
+function isSpacedOnce(command: string): boolean {
+  const last = command.length - 1;
+  if (last < 0) return false;
+  for (let index = 0; index <= last; index++) {
+    const code = command.charCodeAt(index);
+    if (code === 0x20) {
+      if (index === 0 || index === last || command.charCodeAt(index + 1) === 0x20) return false;
+    } else if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
 }
 
 /**

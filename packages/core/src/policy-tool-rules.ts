@@ -1,32 +1,7 @@
 import type { PolicyRequest } from './policy.js';
+import { hostKeys, pathKeys } from './policy-keys.js';
 import { applies, type CompiledRule, codeToken, judges, laterToken, type Resource } from './policy-rules.js';
 import { byRank, firstApplying, KeyTrie, outranks } from './policy-trie.js';
-
-/** A path glob's leading segments that are plain names (`src/lib/**` → `src`, `lib`). */
-function pathKeys(glob: string): string[] {
-  const segments = glob.split('/');
-  const keys: string[] = [];
-  for (let index = 0; index < segments.length; index++) {
-    const segment = segments[index]!;
-    const root = index === 0 && segment === '' && segments.length > 1;
-    if (!root && (!plainName.test(segment) || segment === '.' || segment === '..')) break;
-    keys.push(segment);
-  }
-  return keys;
-}
-
-/** A segment or label made only of characters no glob gives a meaning to. */
-const plainName = /^[\w.~-]+$/;
-
-/** A host glob's trailing labels that are plain names, last first (`*.example.com` → `com`, `example`). */
-function hostKeys(glob: string): string[] {
-  const keys: string[] = [];
-  for (const label of glob.toLowerCase().split('.').reverse()) {
-    if (!/^[\w-]+$/.test(label)) break;
-    keys.push(label);
-  }
-  return keys;
-}
 
 /** A path's segments when a lookup can walk them: no empty, `.` or `..` segment, no backslash (else scanned). */
 function walkable(path: string): string[] | undefined {
@@ -41,33 +16,14 @@ function walkable(path: string): string[] | undefined {
 }
 
 /**
- * The rules of one tool pattern (or of every tool), indexed by what they judge: the rules on no
- * resource reduced to the one that would decide, and path, host and command rules in tries keyed by
- * their literal leading parts. Conditions a rule adds are checked by its own matcher after the
- * lookup (`judges`), so the verdict is the one a scan of every rule gives.
+ * The rules of one tool pattern (or of every tool), indexed by what they judge (see
+ * {@link ToolIndex}) when a call of the tool is first judged: a policy of thousands of tools
+ * parses without building their indexes, and builds only those of the tools its calls use.
  */
 export class ToolRules {
   readonly #scanBelow: number;
-  readonly #rules: CompiledRule[] = [];
-  /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
-  #few: readonly CompiledRule[] | undefined;
-  // The lists below start as the one shared empty list: a policy of thousands of tools allocates only those it fills.
-  /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
-  #unconstrained: readonly CompiledRule[] = none;
-  /** Rules on resources that deny, in rank order: they judge an unknown subject. */
-  #unknownDeny: readonly CompiledRule[] = none;
-  /** Rules on resources that allow or ask: an unknown subject sets them aside. */
-  #setAsideWhenUnknown: readonly CompiledRule[] = none;
-  /** Rules denying commands, in rank order: they judge a command that runs code toolgate cannot read. */
-  #commandDeny: readonly CompiledRule[] = none;
-  // Built by seal() only when the rules on paths, commands or hosts are many.
-  #paths!: KeyTrie;
-  #hosts!: KeyTrie;
-  #commands!: KeyTrie;
-  #pathRules!: CompiledRule[];
-  #hostRules!: CompiledRule[];
-  #resourceRules!: CompiledRule[];
-  #denyCommandRules!: CompiledRule[];
+  #rules: CompiledRule[] | undefined;
+  #index: ToolIndex | undefined;
   /** True when a rule of these has paths: only then can a path change a verdict of theirs. */
   judgesPaths = false;
 
@@ -78,18 +34,67 @@ export class ToolRules {
 
   /** Adds a rule (once; rules come in index order). */
   add(compiled: CompiledRule): void {
-    if (this.#rules[this.#rules.length - 1] !== compiled) this.#rules.push(compiled);
+    this.#index = undefined;
+    if (this.#rules === undefined) this.#rules = [compiled];
+    else if (this.#rules[this.#rules.length - 1] !== compiled) this.#rules.push(compiled);
     if (compiled.rule.paths !== undefined) this.judgesPaths = true;
   }
 
-  /** Builds the index once every rule is added. */
-  seal(): void {
+  /** True when the call's subject is unknown and a rule of these that applies to it was set aside. */
+  setsAside(request: PolicyRequest): boolean {
+    return this.#indexed().setsAside(request);
+  }
+
+  /** The rule of these that decides `resource` of `request` if it outranks `best`, else `best`. */
+  judge(
+    request: PolicyRequest,
+    resource: Resource,
+    best: CompiledRule | undefined,
+  ): CompiledRule | undefined {
+    return this.#indexed().judge(request, resource, best);
+  }
+
+  #indexed(): ToolIndex {
+    this.#index ??= new ToolIndex(this.#rules ?? none, this.#scanBelow);
+    return this.#index;
+  }
+}
+
+/**
+ * The rules of one tool indexed by what they judge: the rules on no resource reduced to the one
+ * that would decide, and path, host and command rules in tries keyed by their literal leading
+ * parts. Conditions a rule adds are checked by its own matcher after the lookup (`judges`), so the
+ * verdict is the one a scan of every rule gives.
+ */
+class ToolIndex {
+  /** The rules on paths, commands or hosts, when they are few enough that a scan beats a lookup. */
+  readonly #few: readonly CompiledRule[] | undefined;
+  // The lists below start as the one shared empty list: a tool allocates only those it fills.
+  /** Rules on no resource, in rank order: the first that applies to the call judges every resource. */
+  readonly #unconstrained: readonly CompiledRule[];
+  /** Rules on resources that deny, in rank order: they judge an unknown subject. */
+  readonly #unknownDeny: readonly CompiledRule[];
+  /** Rules on resources that allow or ask: an unknown subject sets them aside. */
+  readonly #setAsideWhenUnknown: readonly CompiledRule[];
+  /** Rules denying commands, in rank order: they judge a command that runs code toolgate cannot read. */
+  #commandDeny: readonly CompiledRule[] = none;
+  // Built only when the rules on paths, commands or hosts are many.
+  #paths!: KeyTrie;
+  #hosts!: KeyTrie;
+  #commands!: KeyTrie;
+  #pathRules!: CompiledRule[];
+  #hostRules!: CompiledRule[];
+  #resourceRules!: CompiledRule[];
+  #denyCommandRules!: CompiledRule[];
+
+  /** Indexes `rules` (in index order); with fewer rules on resources than `scanBelow`, they are scanned. */
+  constructor(rules: readonly CompiledRule[], scanBelow: number) {
     // Each list made only when a rule goes in it: most tools of a big policy have one rule.
     let unconstrained: CompiledRule[] | undefined;
     let constrained: CompiledRule[] | undefined;
     let unknownDeny: CompiledRule[] | undefined;
     let setAside: CompiledRule[] | undefined;
-    for (const compiled of this.#rules) {
+    for (const compiled of rules) {
       if (!compiled.constrained) unconstrained = withRule(unconstrained, compiled);
       else {
         constrained = withRule(constrained, compiled);
@@ -100,7 +105,7 @@ export class ToolRules {
     this.#unconstrained = ranked(unconstrained);
     this.#unknownDeny = ranked(unknownDeny);
     this.#setAsideWhenUnknown = setAside ?? none;
-    if (constrained === undefined || constrained.length < this.#scanBelow) {
+    if (constrained === undefined || constrained.length < scanBelow) {
       this.#few = constrained ?? none;
       return;
     }
@@ -113,16 +118,21 @@ export class ToolRules {
     this.#denyCommandRules = [];
     for (const compiled of constrained) {
       const { paths, hosts, commands } = compiled.rule;
-      for (const glob of paths ?? []) this.#paths.add(pathKeys(glob), compiled);
-      for (const glob of hosts ?? []) this.#hosts.add(hostKeys(glob), compiled);
-      for (const tokens of compiled.commands ?? [])
-        this.#commands.add(
-          tokens,
-          compiled,
-          tokens[tokens.length - 1] === '*' ? tokens.length - 1 : tokens.length,
-        );
-      if (paths) this.#pathRules.push(compiled);
-      if (hosts) this.#hostRules.push(compiled);
+      if (paths !== undefined) {
+        for (const glob of paths) this.#paths.add(pathKeys(glob), compiled);
+        this.#pathRules.push(compiled);
+      }
+      if (hosts !== undefined) {
+        for (const glob of hosts) this.#hosts.add(hostKeys(glob), compiled);
+        this.#hostRules.push(compiled);
+      }
+      if (compiled.commands !== undefined)
+        for (const tokens of compiled.commands)
+          this.#commands.add(
+            tokens,
+            compiled,
+            tokens[tokens.length - 1] === '*' ? tokens.length - 1 : tokens.length,
+          );
       if (compiled.rule.resources) this.#resourceRules.push(compiled); // URIs: scanned, not indexed
       if (commands && compiled.rule.decision === 'deny') this.#denyCommandRules.push(compiled);
     }
