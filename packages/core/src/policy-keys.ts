@@ -2,7 +2,7 @@
 export function pathKeys(glob: string): string[] {
   const keys: string[] = [];
   let start = 0;
-  if (glob.length > 1 && glob.charCodeAt(0) === slash) {
+  if (glob.charCodeAt(0) === slash) {
     keys.push(''); // the root
     start = 1;
   }
