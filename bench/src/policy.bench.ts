@@ -99,7 +99,7 @@ report({
   what:
     '`parsePolicyText` of a policy of 10,000 rules (tool, path and command rules in turn), fresh each round: ' +
     'as JSON (judged: what a generator writes, read by `JSON.parse`, checked (zod for unusual shapes) and ' +
-    'filed by tool; a tool\'s tries of path, host and command rules are built when a call of it is first ' +
+    "filed by tool; a tool's tries of path, host and command rules are built when a call of it is first " +
     'judged, a millisecond or two for a tool of thousands of rules, not counted here) and, printed ' +
     'beside, as YAML (the `yaml` parser alone takes most of a second for it). Judged on the CPU time the ' +
     'process spent (user + system), which the load of a shared machine does not stretch; the wall clock beside.',
