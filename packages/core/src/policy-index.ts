@@ -1,5 +1,6 @@
 import type { PolicyRequest, PolicyRule } from './policy.js';
-import { type CompiledRule, compileRule, GlobCache, type Resource } from './policy-rules.js';
+import { compileRule, GlobCache } from './policy-compile.js';
+import type { CompiledRule, Resource } from './policy-rules.js';
 import { ToolRules } from './policy-tool-rules.js';
 
 /** A tool name made only of characters no glob gives a meaning to (not starting with `.`). */

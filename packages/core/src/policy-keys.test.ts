@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { compileRule } from './policy-compile.js';
 import { hostKeys, pathKeys } from './policy-keys.js';
-import { compileRule } from './policy-rules.js';
 import { ToolRules } from './policy-tool-rules.js';
 import { random } from './test-support/policy-cases.js';
 

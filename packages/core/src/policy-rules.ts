@@ -1,7 +1,4 @@
-import picomatch from 'picomatch';
 import type { Decision, PolicyRequest, PolicyRule, PolicySubject } from './policy.js';
-import { resourceUriMatcher } from './policy-resource-uris.js';
-import { compileWhere } from './policy-where.js';
 
 /** How strict each decision is: the strictest verdict wins. */
 export const strictness: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -18,7 +15,7 @@ export type Resource =
   | { readonly kind: 'none' }
   | { readonly kind: 'unknown' };
 
-/** A rule with its patterns compiled once, each when it is first needed (see {@link GlobCache}). */
+/** A rule with its patterns compiled once, each when it is first needed (see `compileRule`). */
 export interface CompiledRule {
   readonly index: number;
   readonly rule: PolicyRule;
@@ -29,7 +26,7 @@ export interface CompiledRule {
   readonly host?: (host: string) => boolean;
   /** The rule's `resources` URI globs, as one test. */
   readonly resource?: ((uri: string) => boolean) | undefined;
-  readonly commands?: readonly (readonly string[])[];
+  readonly commands?: readonly (readonly string[])[] | undefined;
   /**
    * The rule's conditions on the call itself (who makes it: `agents`, `clients`), checked after a
    * lookup found the rule; undefined when it has none.
@@ -37,81 +34,10 @@ export interface CompiledRule {
   readonly applies?: ((request: PolicyRequest) => boolean) | undefined;
 }
 
-/**
- * The globs of one policy, each compiled by picomatch once and only when a call first meets it: a
- * policy of 10,000 rules parses without compiling 10,000 globs, and rules sharing a glob share its
- * matcher.
- */
-export class GlobCache {
-  readonly #matchers = new Map<string, (value: string) => boolean>();
-
-  /** A matcher true when any of `globs` matches, compiled when it is first called. */
-  any(globs: readonly string[]): (value: string) => boolean {
-    let compiled: ((value: string) => boolean) | undefined;
-    return (value) => {
-      compiled ??= this.#compile(globs);
-      return compiled(value);
-    };
-  }
-
-  #compile(globs: readonly string[]): (value: string) => boolean {
-    const matchers = globs.map((glob) => {
-      let matcher = this.#matchers.get(glob);
-      if (matcher === undefined) {
-        matcher = picomatch(glob, { dot: true });
-        this.#matchers.set(glob, matcher);
-      }
-      return matcher;
-    });
-    if (matchers.length === 1) return matchers[0]!;
-    return (value) => {
-      for (const matcher of matchers) if (matcher(value)) return true;
-      return false;
-    };
-  }
-}
-
-/** Compiles a rule's globs (lazily, through `globs`) and command patterns. */
-export function compileRule(rule: PolicyRule, index: number, globs = new GlobCache()): CompiledRule {
-  const { tools, paths, hosts, commands, resources } = rule;
-  // One shape for every rule (absent matchers undefined), so lookups over thousands of rules stay monomorphic.
-  return {
-    index,
-    rule,
-    tool: tools ? globs.any(tools) : always,
-    constrained:
-      paths !== undefined || commands !== undefined || hosts !== undefined || resources !== undefined,
-    path: paths ? globs.any(paths) : undefined,
-    host: hosts ? globs.any(hosts.map((host) => host.toLowerCase())) : undefined,
-    resource: resources ? resourceUriMatcher(resources) : undefined,
-    commands: commands?.map(commandTokens),
-    applies: conditionsOf(rule, index, globs),
-  };
-}
-
-/** A rule's conditions on the call (who calls, what its arguments are), as one test; undefined when it has none. */
-function conditionsOf(
-  rule: PolicyRule,
-  index: number,
-  globs: GlobCache,
-): ((request: PolicyRequest) => boolean) | undefined {
-  const { agents, clients, where } = rule;
-  if (agents === undefined && clients === undefined && where === undefined) return undefined;
-  const agent = agents ? globs.any(agents) : always;
-  const client = clients ? globs.any(clients) : undefined;
-  const argumentsMatch = where ? compileWhere(where, rule.decision === 'deny', `rules[${index}]`) : always;
-  return (request) =>
-    agent(request.agentPath ?? request.agent) &&
-    (client === undefined || (request.client !== undefined && client(request.client))) &&
-    argumentsMatch(request.parameters);
-}
-
 /** True when `compiled`'s conditions on the call hold for `request` (a rule without any always applies). */
 export function applies(compiled: CompiledRule, request: PolicyRequest): boolean {
   return compiled.applies === undefined || compiled.applies(request);
 }
-
-const always = () => true;
 
 /** What a call with no subject touches: one resource nobody can tell (made once, never changed). */
 const unknownResources: readonly Resource[] = Object.freeze([Object.freeze({ kind: 'unknown' as const })]);
