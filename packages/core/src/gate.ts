@@ -1,9 +1,8 @@
 import { AgentHandle } from './agent-handle.js';
 import type { CallCheck } from './call-check.js';
-import type { CallOptions } from './context.js';
 import { checkTimeout } from './deadlines.js';
 import { ToolgateError } from './errors.js';
-import type { Approver, ToolGateOptions } from './gate-options.js';
+import type { Approver, GateCallOptions, GateRun, ToolGateOptions, ToolRequest } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import { admit } from './pipeline/admit.js';
 import { type PendingAsk, recordAsked } from './pipeline/asked.js';
@@ -27,28 +26,6 @@ import { allowAll, type Policy, type PolicyRequest, type PolicyVerdict } from '.
 import { noopRecorder, type Recorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';
-
-/** One call as {@link ToolGate.call} takes it: the tool's name and its parameters. */
-export interface ToolRequest {
-  tool: string;
-  parameters?: unknown;
-}
-
-/** What one {@link ToolGate.call} is made under: the caller's grant, and the call's own options. */
-export interface GateCallOptions extends CallOptions {
-  /** Who is calling and which tools they may call. */
-  grant: Grant;
-}
-
-/** One call as the gate's pipeline runs it. @internal */
-export interface GateRun {
-  grant: Grant;
-  tool: unknown;
-  parameters: unknown;
-  /** Where this call's records go (a batch buffers them); default the gate's recorder. */
-  recorder?: Recorder;
-  options?: CallOptions | undefined;
-}
 
 /**
  * The gate between agents and tools, and the only way a call runs: grant → resolve → validate →
