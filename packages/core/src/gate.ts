@@ -156,14 +156,7 @@ export class ToolGate {
     } catch (error) {
       return this.#finish(call, { error });
     }
-    if (pending instanceof Promise) {
-      call.waited = true;
-      return pending.then(
-        (assessed) => this.#decide(call, assessed),
-        (error: unknown) => this.#finish(call, { error }),
-      );
-    }
-    return this.#decide(call, pending);
+    return this.#onward(call, pending, this.#decide);
   }
 
   /** Policy's verdict (or the recording's), and the answer to an `ask`. */
@@ -178,14 +171,24 @@ export class ToolGate {
     } catch (error) {
       return this.#finish(call, { error });
     }
-    if (deciding instanceof Promise) {
-      call.waited = true;
-      return deciding.then(
-        (decided) => this.#recordDecision(call, decided),
-        (error: unknown) => this.#finish(call, { error }),
-      );
-    }
-    return this.#recordDecision(call, deciding);
+    return this.#onward(call, deciding, this.#recordDecision);
+  }
+
+  /**
+   * Goes on to `next` with what a station gave: at once when it is no promise, else when it
+   * settles (the call has then waited); a station that rejects ends the call with its error.
+   */
+  #onward<T>(
+    call: GateCall,
+    pending: T | Promise<T>,
+    next: (this: ToolGate, call: GateCall, value: T) => Reply,
+  ): Reply {
+    if (!(pending instanceof Promise)) return next.call(this, call, pending);
+    call.waited = true;
+    return pending.then(
+      (value) => next.call(this, call, value),
+      (error: unknown) => this.#finish(call, { error }),
+    );
   }
 
   #recordDecision(call: GateCall, decided: Decided): Reply {
