@@ -1,4 +1,7 @@
+import type { CallOptions } from './context.js';
+import type { ToolGate } from './gate.js';
 import type { Limits } from './pipeline/cap.js';
+import type { Grant } from './pipeline/grant.js';
 import type { CallObserver } from './pipeline/observe.js';
 import type { Recording } from './pipeline/recording.js';
 import type { Policy, PolicyRequest } from './policy.js';
@@ -62,4 +65,26 @@ export interface ToolGateOptions {
    * It only watches; what it throws is ignored.
    */
   observer?: CallObserver;
+}
+
+/** One call as {@link ToolGate.call} takes it: the tool's name and its parameters. */
+export interface ToolRequest {
+  tool: string;
+  parameters?: unknown;
+}
+
+/** What one {@link ToolGate.call} is made under: the caller's grant, and the call's own options. */
+export interface GateCallOptions extends CallOptions {
+  /** Who is calling and which tools they may call. */
+  grant: Grant;
+}
+
+/** One call as the gate's pipeline runs it. @internal */
+export interface GateRun {
+  grant: Grant;
+  tool: unknown;
+  parameters: unknown;
+  /** Where this call's records go (a batch buffers them); default the gate's recorder. */
+  recorder?: Recorder;
+  options?: CallOptions | undefined;
 }

@@ -1,9 +1,8 @@
 import { AgentHandle } from './agent-handle.js';
 import type { CallCheck } from './call-check.js';
-import type { CallOptions } from './context.js';
 import { checkTimeout } from './deadlines.js';
 import { ToolgateError } from './errors.js';
-import type { Approver, ToolGateOptions } from './gate-options.js';
+import type { Approver, GateCallOptions, GateRun, ToolGateOptions, ToolRequest } from './gate-options.js';
 import { type Manifest, parseManifest } from './manifest.js';
 import { admit } from './pipeline/admit.js';
 import { type PendingAsk, recordAsked } from './pipeline/asked.js';
@@ -20,35 +19,13 @@ import {
   parametersTooLarge,
 } from './pipeline/parameter-bound.js';
 import { type Ending, judgedOf, recordCalled, recordDecided, recordReturned } from './pipeline/record.js';
-import type { RecordedDecision, Recording } from './pipeline/recording.js';
+import type { Recording } from './pipeline/recording.js';
 import type { ResolvedTool } from './pipeline/resolve.js';
 import { type Assessed, assessed } from './pipeline/subject.js';
 import { allowAll, type Policy, type PolicyRequest, type PolicyVerdict } from './policy.js';
 import { noopRecorder, type Recorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolResult } from './tool-result.js';
-
-/** One call as {@link ToolGate.call} takes it: the tool's name and its parameters. */
-export interface ToolRequest {
-  tool: string;
-  parameters?: unknown;
-}
-
-/** What one {@link ToolGate.call} is made under: the caller's grant, and the call's own options. */
-export interface GateCallOptions extends CallOptions {
-  /** Who is calling and which tools they may call. */
-  grant: Grant;
-}
-
-/** One call as the gate's pipeline runs it. @internal */
-export interface GateRun {
-  grant: Grant;
-  tool: unknown;
-  parameters: unknown;
-  /** Where this call's records go (a batch buffers them); default the gate's recorder. */
-  recorder?: Recorder;
-  options?: CallOptions | undefined;
-}
 
 /**
  * The gate between agents and tools, and the only way a call runs: grant → resolve → validate →
@@ -125,17 +102,29 @@ export class ToolGate {
 
   /**
    * The pipeline, top to bottom. Records `tool.called`, `policy.decided` (once policy was asked)
-   * and `tool.returned`.
+   * and `tool.returned`. Each station below is a step that goes on to the next at once when it
+   * finished synchronously, and after its promise when it did not: a call whose stations are all
+   * synchronous (an in-process tool, a plain subject, no approver asked, a synchronous recorder)
+   * settles with one promise, made here.
    * @internal
    */
-  async run(run: GateRun): Promise<ToolResult> {
-    const grant = run.grant;
+  run(run: GateRun): Promise<ToolResult> {
+    try {
+      const result = this.#arrive(run);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The call arrives: observed, bounded, recorded as called. */
+  #arrive(run: GateRun): Reply {
     const started = this.#clock();
-    const call = new GateCall(this.#binding, run, this.#callIds());
+    const call = new GateCall(this.#binding, run, this.#callIds(), started);
     if (this.#observer !== undefined) {
       const { callId, agent, tool, options } = call;
       const observer = this.#observer;
-      const observed = { callId, agent, tool, granted: grant.granted };
+      const observed = { callId, agent, tool, granted: run.grant.granted };
       call.observation =
         options.callerContext === undefined
           ? observeCall(observer, observed)
@@ -143,73 +132,129 @@ export class ToolGate {
     }
     // parameters past the bound are refused before anything runs, and never reach the ledger
     const oversized = oversizedParameters(run.parameters, this.limits.parameterChars);
-    if (oversized !== undefined) {
-      const omitted = recordCalled(call, await omittedParameters(oversized));
-      if (omitted instanceof Promise) await omitted;
-      const error = parametersTooLarge(call.tool, oversized.length, this.limits.parameterChars);
-      return this.#finish(call, started, { error });
-    }
-    // nothing waited for since `started` was read: dispatch takes it as the budget's start
-    let waited = false;
+    if (oversized !== undefined) return this.#refuseOversized(call, oversized);
     const called = recordCalled(call, run.parameters);
     if (called instanceof Promise) {
-      waited = true;
-      await called;
+      call.waited = true;
+      return called.then(() => this.#judge(call, run));
     }
+    return this.#judge(call, run);
+  }
 
-    let resolved: ResolvedTool;
-    let decided: Decided;
-    let replayed: RecordedDecision | undefined;
+  async #refuseOversized(call: GateCall, oversized: string): Promise<ToolResult> {
+    const omitted = recordCalled(call, await omittedParameters(oversized));
+    if (omitted instanceof Promise) await omitted;
+    const error = parametersTooLarge(call.tool, oversized.length, this.limits.parameterChars);
+    return this.#finish(call, { error });
+  }
+
+  /** Grant, resolve, validate and subject; a refusal among them ends the call. */
+  #judge(call: GateCall, run: GateRun): Reply {
+    let pending: Assessed | Promise<Assessed>;
     try {
-      const pending = this.#assess(grant, run.tool, run.parameters);
-      waited ||= pending instanceof Promise;
-      const assessed = pending instanceof Promise ? await pending : pending;
-      resolved = assessed.admitted.resolved;
-      call.judged(assessed.request, assessed.admitted.parameters);
-      replayed = this.#recording?.decision({ callId: call.callId, request: call.request });
-      const deciding = replayed ? decidedOf(replayed) : decide(call);
-      waited ||= deciding instanceof Promise;
-      decided = deciding instanceof Promise ? await deciding : deciding;
+      pending = this.#assess(run.grant, run.tool, run.parameters);
     } catch (error) {
-      return this.#finish(call, started, { error });
+      return this.#finish(call, { error });
     }
+    return this.#onward(call, pending, this.#decide);
+  }
+
+  /** Policy's verdict (or the recording's), and the answer to an `ask`. */
+  #decide(call: GateCall, assessed: Assessed): Reply {
+    let deciding: Decided | Promise<Decided>;
+    try {
+      call.resolved = assessed.admitted.resolved;
+      call.judged(assessed.request, assessed.admitted.parameters);
+      const replayed = this.#recording?.decision({ callId: call.callId, request: call.request });
+      call.replayed = replayed;
+      deciding = replayed ? decidedOf(replayed) : decide(call);
+    } catch (error) {
+      return this.#finish(call, { error });
+    }
+    return this.#onward(call, deciding, this.#recordDecision);
+  }
+
+  /**
+   * Goes on to `next` with what a station gave: at once when it is no promise, else when it
+   * settles (the call has then waited); a station that rejects ends the call with its error.
+   */
+  #onward<T>(
+    call: GateCall,
+    pending: T | Promise<T>,
+    next: (this: ToolGate, call: GateCall, value: T) => Reply,
+  ): Reply {
+    if (!(pending instanceof Promise)) return next.call(this, call, pending);
+    call.waited = true;
+    return pending.then(
+      (value) => next.call(this, call, value),
+      (error: unknown) => this.#finish(call, { error }),
+    );
+  }
+
+  #recordDecision(call: GateCall, decided: Decided): Reply {
     if (call.recorder !== noopRecorder) {
       // a replay words its record and its refusal as the run did (see RecordedDecision)
+      const replayed = call.replayed;
       const judged = replayed?.judged ?? judgedOf(call.request);
       const recorded = recordDecided(call, decided, judged, replayed?.reason);
       if (recorded instanceof Promise) {
-        waited = true;
-        await recorded;
+        call.waited = true;
+        return recorded.then(() => this.#dispatch(call, decided));
       }
     }
+    return this.#dispatch(call, decided);
+  }
+
+  /** Runs an allowed call (a replay hands back its recorded output); refuses any other. */
+  #dispatch(call: GateCall, decided: Decided): Reply {
     if (call.observation !== undefined) observeDecided(call.observation, decided);
     if (!decided.allowed) {
       const reason = decisionSentence(decided.verdict, decided.answer);
-      const error = replayed?.refusal ?? denied(call.agent, call.tool, reason);
-      return this.#finish(call, started, { error });
+      const error = call.replayed?.refusal ?? denied(call.agent, call.tool, reason);
+      return this.#finish(call, { error });
     }
-
-    let outcome: Outcome;
+    const resolved = call.resolved!;
+    // a composite tool (its effects are calls through this gate) runs again in a replay
+    if (this.#recording && !isComposite(resolved)) return this.#replayOutput(call, this.#recording);
+    let pending: unknown;
     try {
-      // a composite tool (its effects are calls through this gate) runs again in a replay
-      if (this.#recording && !isComposite(resolved)) {
-        const query = { callId: call.callId, request: call.request };
-        outcome = capOutputOf(await this.#recording.output(query), call.tool, this.#replayLimits);
-        return this.#finish(call, started, outcome);
-      }
       call.timeoutMs =
         call.options.timeoutMs ??
         (resolved.where === 'in-process' ? resolved.tool.timeoutMs : undefined) ??
         this.timeoutMs;
-      if (!waited && this.#clockIsPerformance) call.startedAt = started;
+      // nothing waited for since the call arrived: dispatch takes its arrival as the budget's start
+      if (!call.waited && this.#clockIsPerformance) call.startedAt = call.started;
       // the call is its own dispatch options and, if the tool asks policy, its authority's
-      const pending = dispatch(resolved, call.parameters, call);
-      const raw = pending instanceof Promise ? await pending : pending;
-      outcome = capOutputOf(raw, call.tool, this.limits);
+      pending = dispatch(resolved, call.parameters, call);
+    } catch (error) {
+      return this.#finish(call, { error });
+    }
+    if (pending instanceof Promise)
+      return pending.then(
+        (raw) => this.#cap(call, raw, this.limits),
+        (error: unknown) => this.#finish(call, { error }),
+      );
+    return this.#cap(call, pending, this.limits);
+  }
+
+  async #replayOutput(call: GateCall, recording: Recording): Promise<ToolResult> {
+    let raw: unknown;
+    try {
+      raw = await recording.output({ callId: call.callId, request: call.request });
+    } catch (error) {
+      return this.#finish(call, { error });
+    }
+    return this.#cap(call, raw, this.#replayLimits);
+  }
+
+  #cap(call: GateCall, raw: unknown, limits: Limits): Reply {
+    let outcome: Outcome;
+    try {
+      outcome = capOutputOf(raw, call.tool, limits);
     } catch (error) {
       outcome = { error };
     }
-    return this.#finish(call, started, outcome);
+    return this.#finish(call, outcome);
   }
 
   /**
@@ -253,8 +298,8 @@ export class ToolGate {
     return assessed(grant, pending);
   }
 
-  #finish(call: GateCall, started: number, outcome: Outcome): ToolResult | Promise<ToolResult> {
-    const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - started;
+  #finish(call: GateCall, outcome: Outcome): Reply {
+    const durationMs = this.#recording?.duration(call.callId) ?? this.#clock() - call.started;
     const { callId, tool } = call;
     let ending: Ending;
     if (!('output' in outcome))
@@ -268,6 +313,9 @@ export class ToolGate {
 }
 
 type Outcome = CappedOutput | { error: unknown };
+
+/** What a station of {@link ToolGate.run} hands on: the call's result, or its promise once a station waits. */
+type Reply = ToolResult | Promise<ToolResult>;
 
 function denied(agent: string, tool: string, reason: string): ToolgateError {
   return new ToolgateError(

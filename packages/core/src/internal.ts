@@ -26,8 +26,7 @@ export type {
   ToolProgressEvent,
 } from './context.js';
 export { toolgateErrorCodes } from './errors.js';
-export type { ToolRequest } from './gate.js';
-export type { ApproverAnswer } from './gate-options.js';
+export type { ApproverAnswer, ToolRequest } from './gate-options.js';
 export {
   capJsonText,
   capOutput,

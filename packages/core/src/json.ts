@@ -21,6 +21,8 @@ export function toJsonValue(value: unknown, what: string | (() => string) = 'val
 }
 
 const maxFastDepth = 256;
+/** `hasOwnProperty` itself: V8 folds `hasOwnProperty.call(object, key)` on a `for…in` key into a map check, not `Object.hasOwn`. */
+const ownKey = Object.prototype.hasOwnProperty;
 
 /**
  * An upper bound on the length of `JSON.stringify(value)`, or -1 when `value` is not already plain
@@ -66,7 +68,7 @@ function jsonSizeBound(value: unknown, depth: number): number {
   // `for…in` allocates no array of keys (Object.keys does); an inherited key (a polluted
   // Object.prototype) leaves the fast path
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) return -1;
+    if (!ownKey.call(value, key)) return -1;
     const item = jsonSizeBound((value as Record<string, unknown>)[key], depth + 1);
     if (item < 0) return -1;
     size += key.length * 6 + 4 + item;

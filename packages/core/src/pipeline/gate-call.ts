@@ -9,6 +9,8 @@ import type { DispatchedCall } from './dispatch.js';
 import type { Grant } from './grant.js';
 import type { CallObservation } from './observe.js';
 import type { RecordedCall } from './record.js';
+import type { RecordedDecision } from './recording.js';
+import type { ResolvedTool } from './resolve.js';
 
 /** Parameters before the validate station has run: none yet. */
 const noParameters: JsonObject = Object.freeze({}) as JsonObject;
@@ -64,6 +66,14 @@ export class GateCall implements RecordedCall, DecideOptions, DispatchedCall, Ca
   client: string | undefined = undefined;
   /** The narrowed agent's path: set with the request. */
   agentPath: string | undefined = undefined;
+  /** The gate's clock when the call arrived: its duration is measured from here. */
+  readonly started: number;
+  /** True once a station has waited for a promise since the call arrived. */
+  waited = false;
+  /** Where the tool lives: set by the resolve station. */
+  resolved: ResolvedTool | undefined = undefined;
+  /** The recording's decision, when the gate replays one: set by the decide station. */
+  replayed: RecordedDecision | undefined = undefined;
   /** The call's budget, in ms: set before dispatch. */
   timeoutMs = Number.POSITIVE_INFINITY;
   /** The `performance.now()` the budget started at, when nothing was awaited since the call began. */
@@ -74,11 +84,12 @@ export class GateCall implements RecordedCall, DecideOptions, DispatchedCall, Ca
   /** The caller's own options (`noOptions` when none). */
   readonly options: CallOptions;
 
-  constructor(bound: GateBinding, asked: AskedCall, callId: string) {
+  constructor(bound: GateBinding, asked: AskedCall, callId: string, started: number) {
     const options = asked.options ?? noOptions;
     this.options = options;
     this.recorder = asked.recorder ?? bound.recorder;
     this.callId = callId;
+    this.started = started;
     this.agent = asked.grant.agent;
     this.tool = typeof asked.tool === 'string' ? asked.tool : String(asked.tool);
     this.policy = bound.policy;
