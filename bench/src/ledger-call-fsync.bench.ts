@@ -191,7 +191,7 @@ report({
     "recording: the call's bytes in one bare `write`; its three lines in three (each written before the step it " +
     'guards); and three records made the least a hash chain makes them (JSON.stringify, SHA-256 onto the last ' +
     'hash), each written as it is made. Whatever runs between one fsync and the next runs on a CPU that slept ' +
-    'through the fsync, a few times slower than the same code in a hot loop, so the floors part where the work does.',
+    'through the fsync, slower than the same code in a hot loop, so the floors part where the work does.',
   rows,
   figure:
     `default ${format(resultRatio)}× before (floors, one fsync each: one bare write ${format(bare / before)}×, ` +
