@@ -143,10 +143,9 @@ export class FileStore implements LedgerStore {
       return this.#eventAt(existing);
     }
     const sealed = this.#chain.seal(draft);
-    const bytes = Buffer.from(`${sealed.line}\n`, 'utf8');
+    let length: number;
     try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written);
+      length = writeLine(this.#fd, `${sealed.line}\n`);
     } catch (error) {
       this.#broken = error as Error;
       throw this.#brokenError();
@@ -154,7 +153,7 @@ export class FileStore implements LedgerStore {
     this.#chain.commit(sealed.event);
     this.#tree.sealed(sealed.event.seq, sealed.line, sealed.event.hash);
     this.#offsets.add(sealed.event.seq, this.#size);
-    this.#size += bytes.length;
+    this.#size += length;
     this.#wakeup.wake();
     if (!durable) return sealed.event;
     if (this.durability === 'always') await this.#syncs.now();
@@ -260,4 +259,19 @@ export class FileStore implements LedgerStore {
         `run \`toolgate-ledger verify ${this.path}\` to name the first bad record`,
     );
   }
+}
+
+/**
+ * Writes a line whole at the end of the file and returns its length in bytes. The text goes to the
+ * kernel as it is (no Buffer made for it); only a write cut short, which a regular file does not
+ * do but at a full disk, goes on from the bytes not yet written.
+ */
+function writeLine(fd: number, text: string): number {
+  const written = writeSync(fd, text);
+  const length = Buffer.byteLength(text, 'utf8');
+  if (written < length) {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let at = written; at < length; ) at += writeSync(fd, bytes, at, length - at);
+  }
+  return length;
 }

@@ -32,10 +32,7 @@ export class GroupSync {
 
   /** One fsync, started now. */
   now(): Promise<void> {
-    this.#count++;
-    return new Promise((resolve, reject) =>
-      fsync(this.#fd, (error) => (error ? reject(this.#failed(error)) : resolve())),
-    );
+    return new Promise((resolve, reject) => this.#sync((error) => (error ? reject(error) : resolve())));
   }
 
   /**
@@ -58,11 +55,16 @@ export class GroupSync {
       const group = this.#waiting;
       this.#waiting = [];
       this.#inFlight++;
-      this.now().then(
-        () => this.#settle(group),
-        (error) => this.#settle([...group, ...this.#waiting.splice(0)], error),
+      // settled from the fsync's own callback: no promise between the thread pool and the waiters
+      this.#sync((error) =>
+        error ? this.#settle([...group, ...this.#waiting.splice(0)], error) : this.#settle(group),
       );
     });
+  }
+
+  #sync(done: (error?: Error) => void): void {
+    this.#count++;
+    fsync(this.#fd, (error) => (error ? done(this.#failed(error)) : done()));
   }
 
   #settle(group: Waiter[], error?: unknown): void {
