@@ -22,13 +22,13 @@ export interface OAuthUpstreams {
   startUpstream(options?: { metadata?: PublishedMetadata; issuer?: string }): Promise<GuardedUpstream>;
   /**
    * Writes `<name>.yaml` in the scratch directory: the server `secure` (prefix `sec`) at `upstream`
-   * (the first by default) with `oauth: { <oauth> }`, the client `desktop` granted `sec__*`, the
-   * `ledger` (`<name>.jsonl` by default) and `extra` lines; answers its path.
+   * (the first by default) with `oauth: { <oauth> }` (none without `oauth`), the client `desktop`
+   * granted `sec__*`, the `ledger` (`<name>.jsonl` by default) and `extra` lines; answers its path.
    */
   writeConfig(options: {
     name: string;
-    oauth: string;
-    upstream?: GuardedUpstream;
+    oauth?: string;
+    upstream?: { url: string };
     ledger?: string;
     extra?: string;
   }): string;
@@ -79,8 +79,7 @@ export async function startOAuthUpstreams(options: {
   secure:
     url: ${at.url}
     prefix: sec
-    oauth: { ${oauth} }
-clients:
+${oauth === undefined ? '' : `    oauth: { ${oauth} }\n`}clients:
   desktop: { tools: ["sec__*"] }
 ledger: ${JSON.stringify(ledger ?? join(options.dir, `${name}.jsonl`))}
 ${extra}`,
