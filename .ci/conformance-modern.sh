@@ -20,7 +20,8 @@ server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT INT TERM
 url=
 for _ in $(seq 1 300); do
-  url=$(sed -n 's/^toolgate-mcp listening on \(http[^ ]*\).*/\1/p' "$dir/server.log")
+  # the log may not exist yet: its redirect runs in the child
+  url=$(sed -n 's/^toolgate-mcp listening on \(http[^ ]*\).*/\1/p' "$dir/server.log" 2>/dev/null || true)
   [ -n "$url" ] && break
   kill -0 "$server" 2>/dev/null || { cat "$dir/server.log"; exit 1; }
   sleep 0.2
