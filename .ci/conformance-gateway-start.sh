@@ -17,7 +17,7 @@ trap 'for pid in $pids; do kill "$pid" 2>/dev/null || true; done' EXIT INT TERM
 # wait_for LOG PATTERN PID: the first line of LOG matching PATTERN (sed), once it appears
 wait_for() {
   for _ in $(seq 1 300); do
-    found=$(sed -n "$2" "$1")
+    found=$(sed -n "$2" "$1" 2>/dev/null || true)  # LOG may not exist yet: its redirect runs in the child
     [ -n "$found" ] && { echo "$found"; return 0; }
     kill -0 "$3" 2>/dev/null || break
     sleep 0.2

@@ -20,7 +20,8 @@ server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT INT TERM
 url=
 for _ in $(seq 1 300); do
-  url=$(sed -n 's/^toolgate-mcp listening on \(http[^ ]*\).*/\1/p' "$dir/server.log")
+  # the log may not exist yet: its redirect runs in the child
+  url=$(sed -n 's/^toolgate-mcp listening on \(http[^ ]*\).*/\1/p' "$dir/server.log" 2>/dev/null || true)
   [ -n "$url" ] && break
   kill -0 "$server" 2>/dev/null || { cat "$dir/server.log"; exit 1; }
   sleep 0.2
@@ -29,11 +30,14 @@ done
 
 # The scenarios that apply to a server of tools (toolgate-mcp serves no prompts, resources or tasks,
 # and none of the suite's fixture tools such as test_simple_text); see conformance-expected.yaml.
-status=0
-for scenario in server-stateless tools-list tools-call-error http-header-validation caching dns-rebinding-protection; do
-  "$dir/node_modules/.bin/conformance" server --url "$url" --scenario "$scenario" \
-    --expected-failures "$here/.ci/conformance-expected.yaml" >"$dir/$scenario.log" 2>&1 || status=1
-  echo "$scenario: $(grep -E '^Passed: ' "$dir/$scenario.log" | tail -1)"
-  [ "$status" = 0 ] || { cat "$dir/$scenario.log"; break; }
-done
+# run_scenario LOG ARG...: one scenario against toolgate-mcp, its output to LOG
+run_scenario() {
+  log=$1
+  shift
+  "$dir/node_modules/.bin/conformance" server --url "$url" "$@" \
+    --expected-failures "$here/.ci/conformance-expected.yaml" >"$log" 2>&1
+}
+. "$here/.ci/conformance-scenarios.sh"
+run_scenarios "$dir" '' stop \
+  server-stateless tools-list tools-call-error http-header-validation caching dns-rebinding-protection
 exit "$status"

@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Answer,
   binPath,
   configText,
-  connectHttp,
   type HttpGateway,
   scratch,
   sdkClient,
@@ -41,22 +40,19 @@ describe('toolgate-gateway over streamable HTTP', { timeout: 180_000 }, () => {
   const place = scratch();
   const config = join(place.dir, 'gateway.yaml');
   let gateway: HttpGateway;
-  const clients: Client[] = [];
   beforeAll(async () => {
     writeFileSync(config, configText(place.workspace));
     gateway = await startHttpGateway(config);
   }, 120_000);
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
     place.remove();
   });
-  const connect = async (token: string, answer: 'approve' | 'decline' | 'none' = 'approve') => {
-    const client = sdkClient(() => answer);
-    clients.push(client);
-    await connectHttp(client, gateway.url, token);
-    return client;
-  };
+  const connect = (token: string, answer: Answer = 'approve') =>
+    gateway.connect(
+      token,
+      sdkClient(() => answer),
+    );
 
   it("serves two clients with different grants at once: neither sees nor calls the other's tools", async () => {
     const [desktop, agent] = await Promise.all([connect(tokens.desktop), connect(tokens.agent)]);

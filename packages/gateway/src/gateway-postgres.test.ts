@@ -2,8 +2,6 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type LedgerEvent, readAll } from '@toolgate/ledger';
 import { PostgresStore, verifyPostgresLedger } from '@toolgate/ledger-postgres';
 import {
@@ -18,10 +16,10 @@ import {
   binPath,
   cliPath,
   configText,
-  connectStdio,
   eventually,
+  type StdioGateway,
   scratch,
-  sdkClient,
+  startStdioGateway,
   textOf,
 } from './testing-fixtures/gateway.js';
 
@@ -65,27 +63,24 @@ describe.skipIf(postgresUrl === undefined)(
     const config = join(place.dir, 'gateway.yaml');
     const ledger = freshLedgerUrl(postgresUrl ?? 'postgres://unset', 'gateway');
     const otherLedger = freshLedgerUrl(postgresUrl ?? 'postgres://unset', 'gateway-other');
-    let client: Client;
-    let transport: StdioClientTransport;
-    let stderr: () => string;
+    let gateway: StdioGateway;
     beforeAll(async () => {
       writeFileSync(config, withLedger(place.workspace, ledger));
-      client = sdkClient();
-      ({ transport, stderr } = await connectStdio(client, config));
+      gateway = await startStdioGateway(config);
     }, 120_000);
     afterAll(async () => {
-      await client?.close();
+      await gateway?.close();
       if (!process.env.KEEP_SCRATCH) place.remove();
     });
 
     it('records an allowed call and a refused one to PostgreSQL', async () => {
-      const allowed = await client.callTool({
+      const allowed = await gateway.client.callTool({
         name: 'fs__read_text_file',
         arguments: { path: join(place.workspace, 'hello.txt') },
       });
       expect(allowed.isError).toBeFalsy();
       expect(textOf(allowed)).toBe('hello from the workspace\n');
-      const refused = await client.callTool({
+      const refused = await gateway.client.callTool({
         name: 'fs__write_file',
         arguments: { path: join(place.workspace, 'x'), content: 'x' },
       });
@@ -95,17 +90,20 @@ describe.skipIf(postgresUrl === undefined)(
 
     it('refuses a SIGHUP that changes the ledger, keeps recording to the old one', async () => {
       writeFileSync(config, withLedger(place.workspace, otherLedger));
-      process.kill(transport.pid!, 'SIGHUP');
-      await eventually(async () => /reload refused.*the ledger changed/.test(stderr()));
-      const after = await client.callTool({ name: 'mine__note', arguments: { text: 'after the reload' } });
+      process.kill(gateway.transport.pid!, 'SIGHUP');
+      await eventually(async () => /reload refused.*the ledger changed/.test(gateway.stderr()));
+      const after = await gateway.client.callTool({
+        name: 'mine__note',
+        arguments: { text: 'after the reload' },
+      });
       expect(textOf(after)).toBe('note: after the reload');
       writeFileSync(config, withLedger(place.workspace, ledger));
     });
 
     it('approves a changed tool from the change recorded in PostgreSQL', async () => {
-      await client.callTool({ name: 'mine__rewrite', arguments: {} });
+      await gateway.client.callTool({ name: 'mine__rewrite', arguments: {} });
       await eventually(
-        async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+        async () => !(await gateway.client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
       );
       const approved = execFileSync(process.execPath, [
         cliPath,
@@ -114,15 +112,15 @@ describe.skipIf(postgresUrl === undefined)(
         '--config',
         config,
         '--pid',
-        String(transport.pid),
+        String(gateway.transport.pid),
       ]).toString();
       expect(approved).toMatch(/^approved mine__note \(fingerprint sha256:[0-9a-f]{64}\)/);
       await eventually(async () =>
-        (await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+        (await gateway.client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
       );
-      expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'approved' } }))).toBe(
-        'note: approved',
-      );
+      expect(
+        textOf(await gateway.client.callTool({ name: 'mine__note', arguments: { text: 'approved' } })),
+      ).toBe('note: approved');
     });
 
     it('says which ledger holds no such change, without its password', () => {
@@ -136,8 +134,8 @@ describe.skipIf(postgresUrl === undefined)(
     });
 
     it('leaves a ledger toolgate-ledger verifies on its URL, holding the records, that replays to the same chain', async () => {
-      await client.close();
-      await eventually(async () => !alive(transport.pid!));
+      await gateway.close();
+      await eventually(async () => !alive(gateway.transport.pid!));
       const verified = execFileSync(binPath('toolgate-ledger'), ['verify', ledger]).toString();
       expect(verified).toMatch(/ok/i);
       const events = await eventsOf(ledger);

@@ -1,19 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changingServer,
   cliPath,
-  connectHttp,
-  connectStdio,
   eventually,
   type HttpGateway,
+  type StdioGateway,
   scratch,
-  sdkClient,
   startHttpGateway,
+  startStdioGateway,
   textOf,
   tokens,
 } from './testing-fixtures/gateway.js';
@@ -34,20 +31,16 @@ describe('toolgate-gateway --http on SIGHUP: the start checks again', { timeout:
   const place = scratch();
   const config = join(place.dir, 'gateway.yaml');
   let gateway: HttpGateway;
-  const clients: Client[] = [];
   beforeAll(async () => {
     writeFileSync(config, httpConfig('AGENT_TOKEN'));
     gateway = await startHttpGateway(config, { SHORT_TOKEN: 'abc' });
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
     await gateway?.stop();
     place.remove();
   });
   const namesFor = async (token: string) => {
-    const client = sdkClient();
-    clients.push(client);
-    await connectHttp(client, gateway.url, token);
+    const client = await gateway.connect(token);
     return (await client.listTools()).tools.map((tool) => tool.name).sort();
   };
 
@@ -105,16 +98,13 @@ ledger: ./stdio-checks.ledger.jsonl
 describe('toolgate-gateway on stdio: reload checks and approve --pid', { timeout: 120_000 }, () => {
   const place = scratch();
   const config = join(place.dir, 'gateway.yaml');
-  let client: Client;
-  let transport: StdioClientTransport;
-  let stderr: () => string;
+  let gateway: StdioGateway;
   beforeAll(async () => {
     writeFileSync(config, stdioConfig('stdio: desktop'));
-    client = sdkClient();
-    ({ transport, stderr } = await connectStdio(client, config));
+    gateway = await startStdioGateway(config);
   }, 120_000);
   afterAll(async () => {
-    await client?.close();
+    await gateway?.close();
     place.remove();
   });
 
@@ -126,12 +116,12 @@ describe('toolgate-gateway on stdio: reload checks and approve --pid', { timeout
       /gateway\.yaml: stdio: the stdio connection is client "desktop", not "other"; restart/,
     ],
   ])('refuses a reload that %s, and keeps serving the old one', async (_, extra, why) => {
-    const before = refusals(stderr());
+    const before = refusals(gateway.stderr());
     writeFileSync(config, stdioConfig(extra));
-    process.kill(transport.pid!, 'SIGHUP');
-    await eventually(async () => refusals(stderr()) > before);
-    expect(stderr()).toMatch(why);
-    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    process.kill(gateway.transport.pid!, 'SIGHUP');
+    await eventually(async () => refusals(gateway.stderr()) > before);
+    expect(gateway.stderr()).toMatch(why);
+    const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('mine__note');
   });
 
@@ -144,7 +134,7 @@ describe('toolgate-gateway on stdio: reload checks and approve --pid', { timeout
     writeFileSync(config, stdioConfig('stdio: desktop'));
     const text = readFileSync(config, 'utf8');
     // a real process that is not a gateway: the upstream server behind the gateway
-    const upstreamPid = textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4);
+    const upstreamPid = textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} })).slice(4);
     const exited = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => exited.once('exit', resolve));
     const cases: Array<[string, RegExp]> = [
@@ -166,12 +156,14 @@ describe('toolgate-gateway on stdio: reload checks and approve --pid', { timeout
       expect(readFileSync(config, 'utf8')).toBe(text);
     }
     // the upstream was not signalled: it still answers
-    expect(textOf(await client.callTool({ name: 'mine__pid', arguments: {} }))).toBe(`pid ${upstreamPid}`);
+    expect(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} }))).toBe(
+      `pid ${upstreamPid}`,
+    );
   });
 
   it('approve --pid accepts the running gateway', () => {
     // nothing changed upstream, so there is nothing to approve: the pid passed its check first
-    const outcome = approve(String(transport.pid));
+    const outcome = approve(String(gateway.transport.pid));
     expect(outcome.stderr).toMatch(/records no change of a tool named "mine__note"/);
     expect(outcome.stderr).not.toMatch(/not a running toolgate-gateway/);
   });

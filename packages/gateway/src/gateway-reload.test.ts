@@ -1,14 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changingServer,
-  connectStdio,
   eventually,
+  type StdioGateway,
   scratch,
-  sdkClient,
+  startStdioGateway,
   textOf,
 } from './testing-fixtures/gateway.js';
 
@@ -23,41 +21,42 @@ ${extra}`;
 describe('toolgate-gateway on SIGHUP', { timeout: 120_000 }, () => {
   const place = scratch();
   const config = join(place.dir, 'gateway.yaml');
-  let client: Client;
-  let transport: StdioClientTransport;
-  let stderr: () => string;
+  let gateway: StdioGateway;
   beforeAll(async () => {
     writeFileSync(config, configWith('["mine__note", "mine__pid"]'));
-    client = sdkClient();
-    ({ transport, stderr } = await connectStdio(client, config));
+    gateway = await startStdioGateway(config);
   }, 120_000);
   afterAll(async () => {
-    await client?.close();
+    await gateway?.close();
     place.remove();
   });
-  const names = async () => (await client.listTools()).tools.map((tool) => tool.name).sort();
+  const names = async () => (await gateway.client.listTools()).tools.map((tool) => tool.name).sort();
 
   it('takes a new grant without dropping the connected client', async () => {
     expect(await names()).toEqual(['mine__note', 'mine__pid']);
     writeFileSync(config, configWith('["mine__pid"]'));
-    process.kill(transport.pid!, 'SIGHUP');
+    process.kill(gateway.transport.pid!, 'SIGHUP');
     await eventually(async () => (await names()).join() === 'mine__pid');
-    const refused = await client.callTool({ name: 'mine__note', arguments: { text: 'x' } });
+    const refused = await gateway.client.callTool({ name: 'mine__note', arguments: { text: 'x' } });
     expect(textOf(refused)).toMatch(/^CAPABILITY_VIOLATION: /);
-    expect(textOf(await client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
+    expect(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
   });
 
   it('refuses a bad config, says so on stderr, and keeps the old one in force', async () => {
     writeFileSync(config, configWith('["mine__*"]').replace('clients:', 'clients: [broken'));
-    process.kill(transport.pid!, 'SIGHUP');
-    await eventually(async () => stderr().includes('reload refused'));
-    expect(stderr()).toMatch(/reload refused, the old config is kept: .*gateway\.yaml:\d+: not valid YAML/);
+    process.kill(gateway.transport.pid!, 'SIGHUP');
+    await eventually(async () => gateway.stderr().includes('reload refused'));
+    expect(gateway.stderr()).toMatch(
+      /reload refused, the old config is kept: .*gateway\.yaml:\d+: not valid YAML/,
+    );
     expect(await names()).toEqual(['mine__pid']);
 
     writeFileSync(config, configWith('["mine__*"]').replace('prefix: mine', 'prefix: other'));
-    process.kill(transport.pid!, 'SIGHUP');
-    await eventually(async () => stderr().includes('restart the gateway to change its upstream servers'));
+    process.kill(gateway.transport.pid!, 'SIGHUP');
+    await eventually(async () =>
+      gateway.stderr().includes('restart the gateway to change its upstream servers'),
+    );
     expect(await names()).toEqual(['mine__pid']);
-    expect(textOf(await client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
+    expect(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
   });
 });

@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { callerTimeKey } from '@toolgate/mcp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +10,10 @@ import {
   binPath,
   cliPath,
   configText,
-  connectStdio,
   eventually,
+  type StdioGateway,
   scratch,
-  sdkClient,
+  startStdioGateway,
   textOf,
 } from './testing-fixtures/gateway.js';
 
@@ -23,27 +21,24 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   const place = scratch();
   const config = join(place.dir, 'gateway.yaml');
   let answer: Answer = 'approve';
-  let client: Client;
-  let transport: StdioClientTransport;
-  let stderr: () => string;
+  let gateway: StdioGateway;
   let upstreamPid = 0;
   beforeAll(async () => {
     writeFileSync(config, configText(place.workspace));
-    client = sdkClient(() => answer);
-    ({ transport, stderr } = await connectStdio(client, config));
+    gateway = await startStdioGateway(config, () => answer);
   }, 120_000);
   afterAll(async () => {
-    await client?.close();
+    await gateway?.close();
     if (!process.env.KEEP_SCRATCH) place.remove();
   });
 
   it('reports its package version in the MCP handshake', () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(client.getServerVersion()).toMatchObject({ name: 'toolgate-gateway', version });
+    expect(gateway.client.getServerVersion()).toMatchObject({ name: 'toolgate-gateway', version });
   });
 
   it('lists only the tools the stdio client is granted', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await gateway.client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual(
       [
@@ -62,7 +57,7 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   });
 
   it('runs an allowed call on the real filesystem server', async () => {
-    const result = await client.callTool({
+    const result = await gateway.client.callTool({
       name: 'fs__read_text_file',
       arguments: { path: join(place.workspace, 'hello.txt') },
     });
@@ -71,7 +66,7 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   });
 
   it('refuses a tool outside the grant, before any upstream is asked', async () => {
-    const result = await client.callTool({
+    const result = await gateway.client.callTool({
       name: 'fs__write_file',
       arguments: { path: join(place.workspace, 'x'), content: 'x' },
     });
@@ -84,7 +79,7 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       join(place.workspace, 'secret', 'key.txt'),
       `${place.workspace}/hello/../secret/key.txt`,
     ]) {
-      const result = await client.callTool({ name: 'fs__read_text_file', arguments: { path } });
+      const result = await gateway.client.callTool({ name: 'fs__read_text_file', arguments: { path } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^PERMISSION_DENIED: .*secrets stay put/);
       expect(textOf(result)).not.toContain('do not read me');
@@ -93,18 +88,18 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
 
   it('asks the user by elicitation when policy says ask: approved runs, declined is refused', async () => {
     answer = 'approve';
-    const approved = await client.callTool({ name: 'ev__echo', arguments: { message: 'hi there' } });
+    const approved = await gateway.client.callTool({ name: 'ev__echo', arguments: { message: 'hi there' } });
     expect(approved.isError).toBeFalsy();
     expect(textOf(approved)).toContain('hi there');
     answer = 'decline';
-    const declined = await client.callTool({ name: 'ev__echo', arguments: { message: 'hi again' } });
+    const declined = await gateway.client.callTool({ name: 'ev__echo', arguments: { message: 'hi again' } });
     expect(declined.isError).toBe(true);
     expect(textOf(declined)).toMatch(/^PERMISSION_DENIED: .*the user chose decline/);
     answer = 'approve';
   });
 
   it('passes an image from server-everything through intact', async () => {
-    const result = await client.callTool({ name: 'ev__get-tiny-image', arguments: {} });
+    const result = await gateway.client.callTool({ name: 'ev__get-tiny-image', arguments: {} });
     expect(result.isError).toBeFalsy();
     const image = (result.content as Array<{ type: string; data?: string; mimeType?: string }>).find(
       (block) => block.type === 'image',
@@ -121,14 +116,14 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     // Read off the wire: the SDK client drops a report that arrives in the same chunk as the
     // response (the response takes the request's progress handler first), as it may under load.
     const seen: number[] = [];
-    const dispatch = transport.onmessage;
-    transport.onmessage = (message: JSONRPCMessage) => {
+    const dispatch = gateway.transport.onmessage;
+    gateway.transport.onmessage = (message: JSONRPCMessage) => {
       if ('method' in message && message.method === 'notifications/progress')
         seen.push((message.params as { progress: number }).progress);
       dispatch?.(message);
     };
     try {
-      const result = await client.request(
+      const result = await gateway.client.request(
         {
           method: 'tools/call',
           params: { name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } },
@@ -138,13 +133,13 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       );
       expect(result.isError).toBeFalsy();
     } finally {
-      transport.onmessage = dispatch;
+      gateway.transport.onmessage = dispatch;
     }
     expect(seen).toEqual([1, 2, 3]);
   });
 
   it('ends a call by the time its client says it waits (callerTimeKey in its _meta), within its own budget', async () => {
-    const result = await client.callTool({
+    const result = await gateway.client.callTool({
       name: 'ev__trigger-long-running-operation',
       arguments: { duration: 60, steps: 2 },
       _meta: { [callerTimeKey]: 1500 },
@@ -160,19 +155,19 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
   });
 
   it('withholds an upstream tool whose description changed until it is approved, then serves it', async () => {
-    const before = await client.callTool({ name: 'mine__note', arguments: { text: 'one' } });
+    const before = await gateway.client.callTool({ name: 'mine__note', arguments: { text: 'one' } });
     expect(textOf(before)).toBe('note: one');
-    await client.callTool({ name: 'mine__rewrite', arguments: {} });
+    await gateway.client.callTool({ name: 'mine__rewrite', arguments: {} });
     await eventually(
-      async () => !(await client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+      async () => !(await gateway.client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
     );
-    const refused = await client.callTool({ name: 'mine__note', arguments: { text: 'two' } });
+    const refused = await gateway.client.callTool({ name: 'mine__note', arguments: { text: 'two' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/^TOOL_CHANGED: .*mine__note.*"mine"/);
     // the refusal names the gateway's fix, not the library's
     expect(textOf(refused)).toMatch(/toolgate-gateway approve mine__note --config \S*gateway\.yaml/);
     expect(textOf(refused)).not.toContain('resolver.approve');
-    expect(stderr()).toContain('toolgate-gateway approve mine__note');
+    expect(gateway.stderr()).toContain('toolgate-gateway approve mine__note');
     // the operator approves what the ledger reported; the command tells the running gateway (SIGHUP)
     const approved = execFileSync(process.execPath, [
       cliPath,
@@ -181,22 +176,24 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       '--config',
       config,
       '--pid',
-      String(transport.pid),
+      String(gateway.transport.pid),
     ]);
     expect(approved.toString()).toMatch(/^approved mine__note \(fingerprint sha256:[0-9a-f]{64}\)/);
     expect(readFileSync(config, 'utf8')).toMatch(/approve:\n {2}mine__note: sha256:[0-9a-f]{64}/);
     expect(readFileSync(config, 'utf8')).toContain('# a gateway for the tests');
-    await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === 'mine__note'));
-    const listed = (await client.listTools()).tools.find((tool) => tool.name === 'mine__note');
+    await eventually(async () =>
+      (await gateway.client.listTools()).tools.some((tool) => tool.name === 'mine__note'),
+    );
+    const listed = (await gateway.client.listTools()).tools.find((tool) => tool.name === 'mine__note');
     expect(listed?.description).toContain('send every file');
-    expect(textOf(await client.callTool({ name: 'mine__note', arguments: { text: 'three' } }))).toBe(
+    expect(textOf(await gateway.client.callTool({ name: 'mine__note', arguments: { text: 'three' } }))).toBe(
       'note: three',
     );
   });
 
   it("passes a client's cancellation through to the upstream call, and records it as CANCELLED", async () => {
     const controller = new AbortController();
-    const cancelled = client
+    const cancelled = gateway.client
       .request(
         { method: 'tools/call', params: { name: 'mine__hang', arguments: {} } },
         CallToolResultSchema,
@@ -216,17 +213,17 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
       /"code":"CANCELLED"[^\n]*"tool":"mine__hang"/.test(readFileSync(ledger, 'utf8')),
     );
     // the session goes on
-    expect(textOf(await client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
+    expect(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} }))).toMatch(/^pid \d+$/);
   });
 
   it('answers a call whose upstream is killed mid-call with an error naming it, and the next call works', async () => {
-    const pid = Number(textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
+    const pid = Number(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
     expect(pid).toBeGreaterThan(0);
     let started!: () => void;
     const upstreamHasIt = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const hanging = client.request(
+    const hanging = gateway.client.request(
       { method: 'tools/call', params: { name: 'mine__hang', arguments: {} } },
       CallToolResultSchema,
       { onprogress: () => started(), timeout: 60_000 },
@@ -236,15 +233,15 @@ describe('toolgate-gateway over stdio, with a raw SDK client', { timeout: 120_00
     const result = await hanging;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^TRANSPORT_FAILED: .*"mine"/);
-    const next = Number(textOf(await client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
+    const next = Number(textOf(await gateway.client.callTool({ name: 'mine__pid', arguments: {} })).slice(4));
     expect(next).toBeGreaterThan(0);
     expect(next).not.toBe(pid);
     upstreamPid = next;
   });
 
   it('leaves a ledger toolgate-ledger verifies, and that replays byte for byte with every upstream off', async () => {
-    const gatewayPid = transport.pid!;
-    await client.close();
+    const gatewayPid = gateway.transport.pid!;
+    await gateway.close();
     await eventually(async () => !alive(gatewayPid));
     const ledger = join(place.dir, 'gateway.ledger.jsonl');
     const verified = execFileSync(binPath('toolgate-ledger'), ['verify', ledger]).toString();

@@ -8,6 +8,7 @@ import {
   cliPath,
   connectHttp,
   eventually,
+  listeningOn,
   scratch,
   sdkClient,
   stopChild,
@@ -38,19 +39,7 @@ async function startProbedGateway(config: string): Promise<ProbedGateway> {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     },
   );
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" within 60 s: ${stderr}`)), 60_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = /listening on (\S+)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));
-  });
+  const { url } = await listeningOn(child);
   const ask = <Answer>(message: object) =>
     new Promise<Answer>((resolve) => {
       child.once('message', (answer) => resolve(answer as Answer));

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   answersFor,
   cliPath,
-  connectHttp,
   filesystemServer,
   type HttpGateway,
   ledgerLines,
@@ -20,8 +19,8 @@ import {
 
 const run = promisify(execFile);
 
-/** A 2025-11-25 client over HTTP (one session) whose user answers every ask with `remember`. */
-async function sessionClient(url: string, remember: () => string) {
+/** A 2025-11-25 client over HTTP (one session) of `gateway` whose user answers every ask with `remember`. */
+async function sessionClient(gateway: HttpGateway, remember: () => string) {
   const asked: string[] = [];
   const client = new Client({ name: 'session-test', version: '1' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -31,7 +30,7 @@ async function sessionClient(url: string, remember: () => string) {
     asked.push(`${request.params.message} | remember: ${schema.properties?.remember?.enum?.join('/')}`);
     return { action: 'accept', content: { approve: true, remember: remember() } };
   });
-  await connectHttp(client, url, tokens.desktop);
+  await gateway.connect(tokens.desktop, client);
   return { client, asked };
 }
 
@@ -41,7 +40,6 @@ describe('a "for this session" answer through toolgate-gateway', { timeout: 180_
   const user = join(place.dir, 'user.yaml');
   const ledger = join(place.dir, 'session.ledger.jsonl');
   let gateway: HttpGateway;
-  const clients: Client[] = [];
   beforeAll(async () => {
     writeFileSync(user, 'default: ask\nrules: []\n');
     for (const name of ['other.txt', 'draft.txt']) writeFileSync(join(place.workspace, name), `${name}\n`);
@@ -68,13 +66,11 @@ policy:
     gateway = await startHttpGateway(config);
   }, 120_000);
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
     place.remove();
   });
   const open = async (remember: () => string) => {
-    const opened = await sessionClient(gateway.url, remember);
-    clients.push(opened.client);
+    const opened = await sessionClient(gateway, remember);
     const read = async (path: string) =>
       textOf(
         await opened.client.callTool({

@@ -3,64 +3,43 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config-load.js';
-import { Gateway } from '../gateway.js';
 import {
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from '../testing-fixtures/authorization-server.mjs';
 import { scratch } from '../testing-fixtures/gateway.js';
+import type { GuardedUpstream, PublishedMetadata } from '../testing-fixtures/guarded-upstream.js';
 import {
-  type GuardedUpstream,
-  type PublishedMetadata,
-  startGuardedUpstream,
-} from '../testing-fixtures/guarded-upstream.js';
+  type OAuthUpstreams,
+  clientSecret as secret,
+  startOAuthUpstreams,
+} from '../testing-fixtures/oauth-upstream.js';
 
-const secret = 'gateway-client-secret-0123456789';
 const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
 describe("an upstream's oauth: with neither issuer nor token_endpoint: the gateway finds the authorization server from the upstream's 401, and refuses what does not match", {
   timeout: 180_000,
 }, () => {
   const place = scratch();
+  let oauth: OAuthUpstreams;
   let server: TestAuthorizationServer;
-  const upstreams: GuardedUpstream[] = [];
-  const gateways: Gateway[] = [];
   const env = { SECURE_SECRET: secret };
-  const upstreamWith = async (metadata: PublishedMetadata = {}) => {
-    const upstream = await startGuardedUpstream(server.issuer, metadata);
-    upstreams.push(upstream);
-    return upstream;
-  };
-  const configFor = (name: string, upstream: GuardedUpstream, oauth: string) => {
-    const path = join(place.dir, `${name}.yaml`);
-    writeFileSync(
-      path,
-      `servers:
-  secure:
-    url: ${upstream.url}
-    prefix: sec
-    oauth: { ${oauth}, scope: tools }
-clients:
-  desktop: { tools: ["sec__*"] }
-ledger: ${JSON.stringify(join(place.dir, `${name}.jsonl`))}
-`,
-    );
-    return path;
-  };
-  const start = async (path: string, logged: string[] = []) => {
-    const gateway = await Gateway.start(await loadConfig(path, env), { log: (line) => logged.push(line) });
-    gateways.push(gateway);
-    return gateway;
-  };
+  const upstreamWith = (metadata: PublishedMetadata = {}) => oauth.startUpstream({ metadata });
+  const configFor = (name: string, upstream: GuardedUpstream, settings: string) =>
+    oauth.writeConfig({ name, upstream, oauth: `${settings}, scope: tools` });
+  const start = (path: string, logged: string[] = []) => oauth.startGateway(path, env, logged);
 
   beforeAll(async () => {
     const jwk = { ...keys.publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' };
-    server = await startAuthorizationServer({
+    oauth = await startOAuthUpstreams({
+      dir: place.dir,
       clients: [
         { clientId: 'gateway', secret, scope: 'tools' },
         { clientId: 'signer', secret: 'unused-0123456789', scope: 'tools', jwk },
       ],
+      metadata: {},
     });
+    server = oauth.server;
     writeFileSync(
       join(place.dir, 'signer.pem'),
       keys.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
@@ -68,14 +47,12 @@ ledger: ${JSON.stringify(join(place.dir, `${name}.jsonl`))}
     );
   }, 60_000);
   afterAll(async () => {
-    for (const gateway of gateways) await gateway.close();
-    for (const upstream of upstreams) await upstream.close();
-    await server?.close();
+    await oauth?.close();
     place.remove();
   });
 
   it('reads the metadata the 401 names, gets a token for the upstream from the issuer it names, and calls with it', async () => {
-    const upstream = await upstreamWith();
+    const upstream = oauth.upstream;
     const logged: string[] = [];
     const gateway = await start(
       configFor('found', upstream, 'client_id: gateway, client_secret_env: SECURE_SECRET'),
@@ -108,8 +85,7 @@ ledger: ${JSON.stringify(join(place.dir, `${name}.jsonl`))}
       secretInBody: true,
     });
     try {
-      const upstream = await startGuardedUpstream(postOnly.issuer, {});
-      upstreams.push(upstream);
+      const upstream = await oauth.startUpstream({ metadata: {}, issuer: postOnly.issuer });
       const gateway = await start(
         configFor('post', upstream, 'client_id: poster, client_secret_env: SECURE_SECRET'),
       );

@@ -1,8 +1,18 @@
+import { messageOf } from '@toolgate/core';
 import { expandVariables } from '../variables.js';
 import { type AssertionKey, readAssertionKey } from './client-assertion.js';
 import { fileRefreshToken, memoryRefreshToken, type RefreshTokenStore } from './refresh-token-store.js';
 import type { UpstreamOAuthSection } from './upstream-oauth-schema.js';
 import { UpstreamTokens } from './upstream-tokens.js';
+
+/**
+ * The gateway could not get an upstream an access token (its authorization server refused, or could
+ * not be found or reached); the message names the `servers.<name>.oauth` key to check. It marks the
+ * failure as the gateway's credentials', not the upstream endpoint's.
+ */
+export class UpstreamTokenError extends Error {
+  override readonly name = 'UpstreamTokenError';
+}
 
 /**
  * A fetch that sends each request with the upstream's current access token, and on a 401 gets a
@@ -22,7 +32,9 @@ export function tokenFetch(tokens: UpstreamTokens, base: typeof fetch = fetch): 
       tokens.challenged(bare.headers.get('www-authenticate'));
     }
     const send = async () => {
-      const token = await tokens.token();
+      const token = await tokens.token().catch((error: unknown) => {
+        throw new UpstreamTokenError(messageOf(error), { cause: error });
+      });
       const headers = new Headers(init?.headers);
       headers.set('authorization', `Bearer ${token}`);
       return { token, response: await base(input, { ...init, headers }) };

@@ -1,62 +1,50 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config-load.js';
 import { Gateway } from '../gateway.js';
-import {
-  startAuthorizationServer,
-  type TestAuthorizationServer,
-} from '../testing-fixtures/authorization-server.mjs';
+import type { TestAuthorizationServer } from '../testing-fixtures/authorization-server.mjs';
 import { scratch } from '../testing-fixtures/gateway.js';
-import { type GuardedUpstream, startGuardedUpstream } from '../testing-fixtures/guarded-upstream.js';
-
-const secret = 'gateway-client-secret-0123456789';
+import type { GuardedUpstream } from '../testing-fixtures/guarded-upstream.js';
+import {
+  type OAuthUpstreams,
+  clientSecret as secret,
+  startOAuthUpstreams,
+} from '../testing-fixtures/oauth-upstream.js';
 
 describe('an upstream behind OAuth: the gateway obtains, caches and renews its tokens, and shows none', {
   timeout: 180_000,
 }, () => {
   const place = scratch();
   const ledger = join(place.dir, 'upstream.ledger.jsonl');
+  let oauth: OAuthUpstreams;
   let server: TestAuthorizationServer;
   let upstream: GuardedUpstream;
   let gateway: Gateway | undefined;
   const logged: string[] = [];
-  const configFor = (secretEnv: string, ledgerFile = ledger) => {
-    const path = join(place.dir, `${secretEnv}.yaml`);
-    writeFileSync(
-      path,
-      `servers:
-  secure:
-    url: ${upstream.url}
-    prefix: sec
-    oauth: { issuer: ${server.issuer}, client_id: gateway, client_secret_env: ${secretEnv}, scope: tools }
-clients:
-  desktop: { tools: ["sec__*"] }
-ledger: ${JSON.stringify(ledgerFile)}
-`,
-    );
-    return path;
-  };
+  const configFor = (secretEnv: string, ledgerFile = ledger) =>
+    oauth.writeConfig({
+      name: secretEnv,
+      oauth: `issuer: ${server.issuer}, client_id: gateway, client_secret_env: ${secretEnv}, scope: tools`,
+      ledger: ledgerFile,
+    });
   const env = { SECURE_SECRET: secret, WRONG_SECRET: 'not-the-secret-of-gateway-000' };
 
   beforeAll(async () => {
     // tokens live 31 s: past the gateway's 30 s margin, each is renewed about a second after it is got
-    server = await startAuthorizationServer({
+    oauth = await startOAuthUpstreams({
+      dir: place.dir,
       clients: [{ clientId: 'gateway', secret, scope: 'tools', ttlSeconds: 31 }],
     });
-    upstream = await startGuardedUpstream(server.issuer);
+    ({ server, upstream } = oauth);
   }, 60_000);
   afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
-    await server?.close();
+    await oauth?.close();
     place.remove();
   });
 
   it('calls the upstream with a token it obtained by client credentials, and renews it before it expires', async () => {
-    gateway = await Gateway.start(await loadConfig(configFor('SECURE_SECRET'), env), {
-      log: (line) => logged.push(line),
-    });
+    gateway = await oauth.startGateway(configFor('SECURE_SECRET'), env, logged);
     const first = await gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
     expect(first).toMatchObject({ isError: false, content: [{ type: 'text', text: 'gateway' }] });
     const issued = server.requests.token;

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config-load.js';
 import { Gateway } from '../gateway.js';
-import {
-  startAuthorizationServer,
-  type TestAuthorizationServer,
-} from '../testing-fixtures/authorization-server.mjs';
+import type { TestAuthorizationServer } from '../testing-fixtures/authorization-server.mjs';
 import { scratch } from '../testing-fixtures/gateway.js';
-import { type GuardedUpstream, startGuardedUpstream } from '../testing-fixtures/guarded-upstream.js';
-
-const secret = 'gateway-client-secret-0123456789';
+import type { GuardedUpstream } from '../testing-fixtures/guarded-upstream.js';
+import {
+  type OAuthUpstreams,
+  clientSecret as secret,
+  startOAuthUpstreams,
+} from '../testing-fixtures/oauth-upstream.js';
 
 describe('an upstream behind OAuth with a stored refresh token: renewed, rotated, kept, never shown', {
   timeout: 180_000,
@@ -18,28 +18,20 @@ describe('an upstream behind OAuth with a stored refresh token: renewed, rotated
   const place = scratch();
   const ledger = join(place.dir, 'refresh.ledger.jsonl');
   const tokenFile = join(place.dir, 'upstream.refresh');
+  let oauth: OAuthUpstreams;
   let server: TestAuthorizationServer;
   let upstream: GuardedUpstream;
   const logged: string[] = [];
   const shown: string[] = [];
   // every refresh token this run saw: none may be shown
   const refreshTokens: string[] = [];
-  const configFor = (oauth: string, extra = '') => {
-    const path = join(place.dir, `config-${refreshTokens.length}-${shown.length}.yaml`);
-    writeFileSync(
-      path,
-      `servers:
-  secure:
-    url: ${upstream.url}
-    prefix: sec
-    oauth: { issuer: ${server.issuer}, client_id: gateway, client_secret_env: SECURE_SECRET, scope: tools, ${oauth} }
-clients:
-  desktop: { tools: ["sec__*"] }
-ledger: ${JSON.stringify(ledger)}
-${extra}`,
-    );
-    return path;
-  };
+  const configFor = (grant: string, extra = '') =>
+    oauth.writeConfig({
+      name: `config-${refreshTokens.length}-${shown.length}`,
+      oauth: `issuer: ${server.issuer}, client_id: gateway, client_secret_env: SECURE_SECRET, scope: tools, ${grant}`,
+      ledger,
+      extra,
+    });
   const whoami = (gateway: Gateway) =>
     gateway.callTool({ client: 'desktop', tool: 'sec__whoami', parameters: {} });
   /** Calls until the upstream accepts a token other than the one it last accepted (a renewal). */
@@ -62,14 +54,14 @@ ${extra}`,
 
   beforeAll(async () => {
     // access tokens live 31 s: past the gateway's 30 s margin, each is renewed about a second after it is got
-    server = await startAuthorizationServer({
+    oauth = await startOAuthUpstreams({
+      dir: place.dir,
       clients: [{ clientId: 'gateway', secret, scope: 'tools', ttlSeconds: 31, refreshTokens: true }],
     });
-    upstream = await startGuardedUpstream(server.issuer);
+    ({ server, upstream } = oauth);
   }, 60_000);
   afterAll(async () => {
-    await upstream?.close();
-    await server?.close();
+    await oauth?.close();
     place.remove();
   });
 

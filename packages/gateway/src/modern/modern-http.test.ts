@@ -6,9 +6,9 @@ import { loadConfig } from '../config-load.js';
 import { Gateway } from '../gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from '../serve-http.js';
 import { configText, scratch, textOf, tokens } from '../testing-fixtures/gateway.js';
+import { jsonRpcMessageOf, modernRevision, postModernCall } from '../testing-fixtures/modern-call.js';
 import { approvalKey } from './modern-server.js';
 
-const modernRevision = '2026-07-28';
 const stateKey = 'a-state-key-shared-by-both-instances-0123456789';
 const env = {
   DESKTOP_TOKEN: tokens.desktop,
@@ -85,37 +85,9 @@ function decisions(ledger: string, tool: string): Decided[] {
     );
 }
 
+/** A raw modern `tools/call` from the client holding `token`, which declares elicitation. */
 function toolsCall(url: string, token: string, params: Record<string, unknown>): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modernRevision,
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': modernRevision,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-        },
-      },
-    }),
-  });
-}
-
-async function resultOf(response: Response): Promise<Record<string, unknown>> {
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
-  return JSON.parse(data) as Record<string, unknown>;
+  return postModernCall(url, params, { token, capabilities: { elicitation: {} } });
 }
 
 describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', { timeout: 180_000 }, () => {
@@ -186,10 +158,10 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
       inputResponses: approve,
       requestState: 'v1.eyJwIjp7ImNhbGwiOiJ4In0sImV4cCI6OTk5OTk5OTk5OX0.AAAA',
     });
-    const refused = await resultOf(forged);
+    const refused = await jsonRpcMessageOf(forged);
     expect(refused.error, JSON.stringify(refused)).toMatchObject({ code: -32602 });
 
-    const firstRound = await resultOf(
+    const firstRound = await jsonRpcMessageOf(
       await toolsCall(first.endpoint.url, tokens.desktop, {
         name: 'ev__echo',
         arguments: { message: 'this one' },
@@ -197,7 +169,7 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     );
     const asked = firstRound.result as { resultType: string; requestState: string };
     expect(asked.resultType).toBe('input_required');
-    const swapped = await resultOf(
+    const swapped = await jsonRpcMessageOf(
       await toolsCall(first.endpoint.url, tokens.desktop, {
         name: 'ev__echo',
         arguments: { message: 'another one' },
@@ -209,7 +181,7 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('issued for another call');
     // the genuine state answered for its own call runs it once; sent again, it is refused
-    const once = await resultOf(
+    const once = await jsonRpcMessageOf(
       await toolsCall(first.endpoint.url, tokens.desktop, {
         name: 'ev__echo',
         arguments: { message: 'this one' },
@@ -218,7 +190,7 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
       }),
     );
     expect(JSON.stringify(once.result)).toContain('this one');
-    const again = await resultOf(
+    const again = await jsonRpcMessageOf(
       await toolsCall(first.endpoint.url, tokens.desktop, {
         name: 'ev__echo',
         arguments: { message: 'this one' },
@@ -228,7 +200,7 @@ describe('toolgate-gateway over HTTP speaks MCP 2026-07-28 to modern clients', {
     );
     expect(JSON.stringify(again.result)).toContain('was answered already');
     // a state minted for the desktop client is no answer from the agent client (bound to the token)
-    const stolen = await resultOf(
+    const stolen = await jsonRpcMessageOf(
       await toolsCall(first.endpoint.url, tokens.agent, {
         name: 'ev__echo',
         arguments: { message: 'this one' },

@@ -5,39 +5,14 @@ import { loadConfig } from '../config-load.js';
 import { Gateway } from '../gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from '../serve-http.js';
 import { scratch, tokens } from '../testing-fixtures/gateway.js';
+import { postModernCall } from '../testing-fixtures/modern-call.js';
 import { type ModernUpstream, startModernUpstream } from '../testing-fixtures/modern-upstream.js';
 
-const modernRevision = '2026-07-28';
 const env = { DESKTOP_TOKEN: tokens.desktop };
 
 /** A raw modern `tools/call` of `md__forecast` with `arguments` and the `Mcp-Param-*` headers given. */
 function callForecast(url: string, parameters: unknown, paramHeaders: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${tokens.desktop}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modernRevision,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'md__forecast',
-      ...paramHeaders,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: {
-        name: 'md__forecast',
-        arguments: parameters,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': modernRevision,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
+  return postModernCall(url, { name: 'md__forecast', arguments: parameters }, { headers: paramHeaders });
 }
 
 describe('the gateway checks a modern call’s Mcp-Param-* headers against the tool it lists (SEP-2243)', {

@@ -116,11 +116,31 @@ export async function connectStdio(
   return { transport, stderr: () => stderr };
 }
 
+/** The gateway command on stdio with one client connected to it. */
+export interface StdioGateway {
+  client: Client;
+  transport: StdioClientTransport;
+  /** What the gateway wrote to stderr so far. */
+  stderr: () => string;
+  /** Closes the client, which ends the gateway. */
+  close: () => Promise<void>;
+}
+
+/** Starts the gateway command on `config` over stdio with an {@link sdkClient} (answering as `answer` says) connected. */
+export async function startStdioGateway(config: string, answer?: () => Answer): Promise<StdioGateway> {
+  const client = sdkClient(answer);
+  const { transport, stderr } = await connectStdio(client, config);
+  return { client, transport, stderr, close: () => client.close() };
+}
+
 /** A gateway command serving HTTP, as a child process. */
 export interface HttpGateway {
   url: string;
   child: ChildProcess;
   stderr: () => string;
+  /** Connects `client` (by default an {@link sdkClient} that approves) with `token`; {@link stop} closes it. */
+  connect: (token: string, client?: Client) => Promise<Client>;
+  /** Closes the clients it connected, then stops the gateway. */
   stop: () => Promise<void>;
 }
 
@@ -133,6 +153,29 @@ export async function startHttpGateway(config: string, env: NodeJS.ProcessEnv = 
     env: { ...process.env, DESKTOP_TOKEN: tokens.desktop, AGENT_TOKEN: tokens.agent, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const { url, stderr } = await listeningOn(child);
+  const clients: Client[] = [];
+  return {
+    url,
+    child,
+    stderr,
+    connect: async (token, client = sdkClient()) => {
+      clients.push(client);
+      await connectHttp(client, url, token);
+      return client;
+    },
+    stop: async () => {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await stopChild(child);
+    },
+  };
+}
+
+/**
+ * Waits for a gateway child's "listening on" line (60 s at most): its URL, and its stderr so far as
+ * it keeps being read. The child's stderr must be piped.
+ */
+export async function listeningOn(child: ChildProcess): Promise<{ url: string; stderr: () => string }> {
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "listening on" within 60 s: ${stderr}`)), 60_000);
@@ -146,12 +189,7 @@ export async function startHttpGateway(config: string, env: NodeJS.ProcessEnv = 
     });
     child.once('exit', (code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));
   });
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    stop: () => stopChild(child),
-  };
+  return { url, stderr: () => stderr };
 }
 
 /** Connects a client over HTTP with a bearer token. */

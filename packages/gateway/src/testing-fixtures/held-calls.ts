@@ -6,10 +6,12 @@ import { loadConfig } from '../config-load.js';
 import { Gateway } from '../gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from '../serve-http.js';
 import { tokens } from './gateway.js';
+import { jsonRpcMessageOf, postModernCall } from './modern-call.js';
 
 // Helpers of the held-call tests (modern/held-calls.test.ts): our 2025-11-25 conformance upstream,
 // gateway instances in front of it, and raw 2026-07-28 calls.
-export const modernRevision = '2026-07-28';
+export { modernRevision } from './modern-call.js';
+
 const upstreamScript = join(import.meta.dirname, 'conformance-upstream.mjs');
 /** The instances' environment: the clients' tokens and one state key for all. */
 export const env = {
@@ -69,34 +71,12 @@ export async function rawCall(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {}, sampling: {}, roots: {} },
 ): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: Record<string, unknown> } }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${tokens.desktop}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modernRevision,
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        arguments: {},
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': modernRevision,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
-  return { status: response.status, body: JSON.parse(data) };
+  const response = await postModernCall(url, { arguments: {}, ...params }, { capabilities });
+  const body = (await jsonRpcMessageOf(response)) as {
+    result?: Record<string, unknown>;
+    error?: Record<string, unknown>;
+  };
+  return { status: response.status, body };
 }
 
 /** The first round of a call whose upstream asks: its one request's key and its requestState. */
