@@ -15,7 +15,11 @@ import type { GatewayClient, GatewayConfig } from './config-types.js';
 import type { Gateway } from './gateway.js';
 import { answerOps } from './ops/ops-routes.js';
 import { refuseSession, sessionsByClient } from './ops/session-cap.js';
+import { sessionEventStore } from './session-events.js';
 import { createSessionServer } from './session-server.js';
+
+/** How long a 2025-11-25 client waits before it resumes a broken stream (the SSE `retry` field), in ms. */
+const streamRetryMs = 1000;
 
 /**
  * Where and how the gateway listens over streamable HTTP: as `toolgate-mcp`'s {@link HttpServeOptions}
@@ -162,6 +166,9 @@ export async function serveGatewayHttp(
       if (held >= maxSessions) return refuseSession(response, gateway, client, maxSessions);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // resumable streams: a priming event with the retry time, and a bounded replay (session-events.ts)
+        eventStore: sessionEventStore(),
+        retryInterval: streamRetryMs,
         onsessioninitialized: (sessionId) => {
           sessions.set(sessionId, { client, owner, transport, open: 0, idleSince: performance.now() });
           void gateway.note('client.connected', { client, transport: 'http' }).catch(() => undefined);

@@ -605,7 +605,10 @@ const http = createServer(async (request, response) => {
     const id = request.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;
     if (transport === undefined) {
-      if (request.method !== 'POST' || !isInitializeRequest(body)) return fail(400, 'no such session');
+      // a session id this server does not hold (ended, or never made) is 404, so the client starts anew
+      if (typeof id === 'string') return fail(404, 'no such session');
+      if (request.method !== 'POST' || !isInitializeRequest(body))
+        return fail(400, 'no session: initialize first');
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: memoryEventStore(),
