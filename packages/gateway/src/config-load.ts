@@ -103,6 +103,7 @@ function resolveConfig(
         ? {}
         : { root: resolveFrom(source, expand(server.root, [...at, 'root'])) }),
       ...(server.subjects === undefined ? {} : { subjects: server.subjects }),
+      ...(server.protocol === undefined ? {} : { protocol: server.protocol }),
     };
     if (server.url !== undefined) {
       const headers = Object.fromEntries(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
-import { scratch } from './testing-fixtures/gateway.js';
+import { changingServer, scratch } from './testing-fixtures/gateway.js';
 
 const place = scratch();
 afterAll(() => place.remove());
@@ -81,5 +81,38 @@ ledger: ./never.ledger.jsonl
       /"gone"/,
     );
     expect(existsSync(join(place.dir, 'never.ledger.jsonl'))).toBe(false);
+  });
+
+  it('names servers.<name>.protocol, and its line, for a revision the resolver does not speak', async () => {
+    const path = join(place.dir, 'protocol.yaml');
+    writeFileSync(
+      path,
+      `servers:
+  mine: { command: node, prefix: mine, protocol: 2026 }
+clients:
+  desktop: { tools: ["mine__*"] }
+ledger: ./gateway.ledger.jsonl
+`,
+    );
+    await expect(loadConfig(path, {})).rejects.toThrow(
+      /protocol\.yaml:2: servers\.mine\.protocol: .*"2025-11-25"\|"2026-07-28"\|"auto"/,
+    );
+  });
+
+  it('names servers.<name>.protocol when a stdio upstream does not offer the 2026-07-28 it demands', async () => {
+    const path = join(place.dir, 'pinned.yaml');
+    writeFileSync(
+      path,
+      `servers:
+  old: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(changingServer)}], prefix: old, protocol: 2026-07-28 }
+clients:
+  desktop: { tools: ["old__*"] }
+ledger: ./pinned.ledger.jsonl
+`,
+    );
+    await expect(Gateway.start(await loadConfig(path, {}), { log: () => undefined })).rejects.toThrow(
+      /MCP server "old" failed during starting it: it does not offer MCP 2026-07-28[\s\S]*Check servers\.old\.protocol in .*pinned\.yaml: the upstream does not serve MCP 2026-07-28/,
+    );
+    expect(existsSync(join(place.dir, 'pinned.ledger.jsonl'))).toBe(false);
   });
 });

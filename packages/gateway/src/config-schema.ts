@@ -31,6 +31,8 @@ export const upstreamSchema = z
     timeout_ms: stdio.timeoutMs,
     root: stdio.root,
     subjects: stdio.subjects,
+    // the MCP revision spoken with it: default 2025-11-25 over stdio, negotiated (auto) over HTTP
+    protocol: stdio.protocol,
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), {
     message: 'give exactly one of "command" (a stdio server) or "url" (a streamable HTTP server)',

@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolgateError } from '@toolgate/core';
+import { ModernEraRefused } from '@toolgate/mcp-client/internal';
 import { UpstreamTokenError } from './auth/upstream-fetch.js';
 import type { GatewayConfig } from './config-types.js';
 
@@ -8,7 +9,8 @@ import type { GatewayConfig } from './config-types.js';
  * config to check, and what it must be (an MCP server answering `initialize`), rather than only the
  * transport's words (`write EPIPE`, `Connection closed`). An HTTP upstream that refused the
  * gateway's credentials (401, 403) is told to be given the ones it takes; a failure to get it an
- * access token is left as it is, for its message names the `oauth` key to check already.
+ * access token is left as it is, for its message names the `oauth` key to check already. An
+ * upstream that does not offer the MCP revision its `protocol` demands is told to check that key.
  */
 export function startFailure(config: GatewayConfig, error: unknown): unknown {
   if (!ToolgateError.is(error) || !/failed during starting it|did not answer starting it/.test(error.message))
@@ -16,6 +18,14 @@ export function startFailure(config: GatewayConfig, error: unknown): unknown {
   const name = /MCP server "([^"]+)"/.exec(error.message)?.[1];
   const server = config.servers.find((candidate) => candidate.name === name);
   if (server === undefined) return error;
+  if (causesOf(error).some((cause) => cause instanceof ModernEraRefused)) {
+    return new ToolgateError(
+      error.code,
+      `${error.message}. Check servers.${server.name}.protocol in ${config.source}: the upstream does not ` +
+        'serve MCP 2026-07-28; set it to auto (2026-07-28 when offered, else 2025-11-25) or leave it out',
+      { cause: error },
+    );
+  }
   let what: string;
   if ('command' in server) {
     what = `"${[server.command, ...(server.args ?? [])].join(' ')}" must run an MCP server that answers initialize on its stdout`;

@@ -9,6 +9,7 @@ export { MCPResolver } from './resolver.js';
 export type { MCPResolverOptions } from './resolver-options.js';
 export type {
   HttpServerConfig,
+  McpProtocol,
   McpServerConfig,
   ServerLogEntry,
   StdioServerConfig,

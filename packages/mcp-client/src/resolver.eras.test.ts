@@ -139,4 +139,37 @@ describe('MCPResolver negotiates the MCP era with each HTTP upstream', { timeout
     expect(upstream.seen.slice(0, 2)).toEqual(['server/discover', 'initialize']);
     expect(upstream.seen).toContain('tools/call');
   });
+
+  it("skips the probe with protocol '2025-11-25': initialize first", async () => {
+    const upstream = await legacyUpstream();
+    cleanup.push(() => upstream.close());
+    const resolver = await MCPResolver.connect([
+      { name: 'legacy', url: upstream.url, protocol: '2025-11-25' },
+    ]);
+    cleanup.push(() => resolver.close());
+    expect(JSON.stringify(await resolver.call('shout', { text: 'plain' }))).toContain('PLAIN');
+    expect(upstream.seen[0]).toBe('initialize');
+    expect(upstream.seen).not.toContain('server/discover');
+  });
+
+  it("fails the connect with protocol '2026-07-28' and a 2025-11-25 server, naming the key", async () => {
+    const upstream = await legacyUpstream();
+    cleanup.push(() => upstream.close());
+    const failure = await MCPResolver.connect([
+      { name: 'legacy', url: upstream.url, protocol: '2026-07-28' },
+    ]).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(
+      /MCP server "legacy" failed during starting it: it does not offer MCP 2026-07-28 \(HTTP 400: server\/discover answered error -32000: Bad Request: Unsupported protocol version: 2026-07-28.*\), and its config's protocol is '2026-07-28'/,
+    );
+    expect(upstream.seen).toEqual(['server/discover']);
+  });
+
+  it("speaks 2026-07-28 with protocol '2026-07-28' and a server that offers it", async () => {
+    const upstream = await sdkUpstream('stateless');
+    cleanup.push(() => upstream.close());
+    const resolver = await MCPResolver.connect([{ name: 'both', url: upstream.url, protocol: '2026-07-28' }]);
+    cleanup.push(() => resolver.close());
+    expect(JSON.stringify(await resolver.call('shout', { text: 'pinned' }))).toContain('PINNED');
+    expect(new Set(upstream.seen)).toEqual(new Set(['modern']));
+  });
 });

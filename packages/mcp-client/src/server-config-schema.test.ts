@@ -7,6 +7,8 @@ const accepted: unknown[] = [
   { name: 'web', url: 'http://127.0.0.1:8931/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000 },
   { name: 'web', url: new URL('https://example.test/mcp'), limits: { maxTools: 10 } },
   { name: 'shell', command: 'toolgate-mcp', subjects: { run: { commands: ['command'], urls: ['url'] } } },
+  { name: 'modern', command: process.execPath, args: ['server.js'], protocol: 'auto' },
+  { name: 'pinned', url: 'http://127.0.0.1:8931/mcp', protocol: '2026-07-28' },
 ];
 
 const refused: Array<[unknown, RegExp]> = [
@@ -17,6 +19,7 @@ const refused: Array<[unknown, RegExp]> = [
   [{ name: 'x', command: 'node', subjects: { run: { argv: ['a'] } } }, /argv/],
   [{ name: 'x', command: '' }, /command/],
   [{ name: '', command: 'node' }, /name/],
+  [{ name: 'x', command: 'node', protocol: '2026' }, /protocol/],
 ];
 
 describe('the server config schema', () => {

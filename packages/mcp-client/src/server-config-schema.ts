@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultLimits } from './limits.js';
+import { mcpProtocols } from './server-config.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const parameterNames = z.array(nonEmpty);
@@ -32,12 +33,13 @@ const commonFields = {
   root: nonEmpty.optional(),
   subjects: z.union([z.literal('toolgate'), z.record(z.string(), subjectMappingSchema)]).optional(),
   limits: wireLimitsSchema.optional(),
+  protocol: z.enum(mcpProtocols).optional(),
 };
 
 /**
  * An MCP server the client starts over stdio, as data (a {@link StdioServerConfig} without its
  * callbacks), for a config file of servers: `command` and its `args`, `env`, `cwd`, and the common
- * settings (`name`, `prefix`, `timeoutMs`, `root`, `subjects`, `limits`).
+ * settings (`name`, `prefix`, `timeoutMs`, `root`, `subjects`, `limits`, `protocol`).
  *
  * @example
  * const config: StdioServerConfig = stdioServerConfigSchema.parse(JSON.parse(text));

@@ -17,6 +17,15 @@ export interface ServerLogEntry {
   dropped: number;
 }
 
+/** The {@link McpProtocol} values, as a config names them. */
+export const mcpProtocols = ['2025-11-25', '2026-07-28', 'auto'] as const;
+
+/**
+ * Which MCP revision a server is spoken to in: `'2025-11-25'`, `'2026-07-28'` (that one only), or
+ * `'auto'` (2026-07-28 when the server offers it, else 2025-11-25).
+ */
+export type McpProtocol = (typeof mcpProtocols)[number];
+
 /** Settings every MCP server takes, whatever its transport. */
 interface ServerConfigBase {
   /** The name errors and change reports use, e.g. `oracle`. Unique within a resolver. */
@@ -41,6 +50,16 @@ interface ServerConfigBase {
   subjects?: 'toolgate' | Readonly<Record<string, SubjectMapping>>;
   /** What this server may make the client hold or read; each unset limit takes its default (see `defaultLimits`). */
   limits?: WireLimits;
+  /**
+   * The MCP revision to speak with the server. `'auto'`: 2026-07-28 when the server offers it (it
+   * is asked `server/discover` first; over stdio a short-lived second copy of the server is asked,
+   * as the 2.x SDK does, and stopped before the session's own starts), else 2025-11-25.
+   * `'2026-07-28'`: that revision only; a server that does not offer it fails the connect with
+   * TRANSPORT_FAILED naming this key. `'2025-11-25'`: no probe, `initialize` at once. Default:
+   * `'2025-11-25'` over stdio (every stdio server answers it, and `'auto'` costs a second start),
+   * `'auto'` over HTTP (the probe is one request).
+   */
+  protocol?: McpProtocol;
   /** Receives the server's log messages, at most `limits.maxNotificationsPerSecond` a second (with its other notifications); the rest are dropped and counted. */
   onLog?: (entry: ServerLogEntry) => void;
   /**
@@ -135,6 +154,11 @@ export function checkServerConfig(config: McpServerConfig): void {
   }
   if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0)) {
     fail(`timeoutMs must be a positive number of milliseconds, not ${config.timeoutMs}`);
+  }
+  if (config.protocol !== undefined && !mcpProtocols.includes(config.protocol)) {
+    fail(
+      `protocol must be one of ${mcpProtocols.map((value) => `'${value}'`).join(', ')}, not ${JSON.stringify(config.protocol)}`,
+    );
   }
   checkSubjects(config, fail);
   const badLimits = limitsProblem(config.limits);

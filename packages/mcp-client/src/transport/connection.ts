@@ -14,7 +14,7 @@ import { completeInputRounds, type InputRetry } from './input-rounds.js';
 import { answeringWithDefaults } from './server-requests.js';
 import { listenToNotifications, newSession, type Session } from './session.js';
 import { sessionFailure } from './session-failure.js';
-import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { serverProcess } from './stdio-eras.js';
 
 export type { CallOptions } from './call-options.js';
 
@@ -87,8 +87,7 @@ export class McpConnection {
   /** The pid of the server's child process while a stdio session is open. */
   async pid(): Promise<number | undefined> {
     const session = await this.#session?.catch(() => undefined);
-    const transport = session?.transport;
-    return transport instanceof ProcessGroupStdioTransport ? transport.pid : undefined;
+    return serverProcess(session?.transport)?.pid;
   }
 
   /** True while a session is open and listed and no `list_changed` refresh is pending. */

@@ -1,41 +1,27 @@
-import { headerValue, type ParamHeader, paramHeaders } from '@toolgate/core/internal';
-import { packageVersion } from '../package-version.js';
+import { headerValue, paramHeaders } from '@toolgate/core/internal';
+import type { McpProtocol } from '../server-config.js';
+import {
+  anonymous,
+  describeDiscoverAnswer,
+  discoverRequest,
+  discoverVerdict,
+  initializeResult,
+  type JsonRpcAnswer,
+  type JsonRpcRequest,
+  type ModernClient,
+  ModernEraRefused,
+  modernRevision,
+  withEnvelope,
+} from './modern-era.js';
 
 type Fetch = typeof fetch;
 
-/** The MCP revision of the stateless era, and the legacy one the 1.x client is told it speaks. */
-export const modernRevision = '2026-07-28';
-const legacyRevision = '2025-11-25';
-
-const envelopeKeys = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-} as const;
-
-interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id?: string | number;
-  method: string;
-  params?: Record<string, unknown>;
+/** What {@link eraNegotiatingFetch} says of the client, and which era it may speak. */
+export interface EraNegotiation {
+  client?: ModernClient;
+  /** `'auto'` (2026-07-28 when offered, else 2025-11-25) or `'2026-07-28'` (only that: else the connect fails). */
+  protocol?: Exclude<McpProtocol, '2025-11-25'>;
 }
-
-interface JsonRpcAnswer {
-  result?: unknown;
-  error?: { code?: unknown; data?: unknown };
-}
-
-/** What {@link eraNegotiatingFetch} says of the client in the stateless era. */
-export interface ModernClient {
-  /** The client capabilities each request's envelope declares. */
-  readonly capabilities: Record<string, unknown>;
-  /** A listed tool's `x-mcp-header` declarations, mirrored as `Mcp-Param-*` headers on its calls. */
-  readonly paramHeaders: (tool: string) => readonly ParamHeader[] | undefined;
-}
-
-/** A client that declares no capability and knows no tool's declarations. */
-const anonymous: ModernClient = { capabilities: {}, paramHeaders: () => undefined };
 
 /**
  * A fetch under the SDK's 1.x HTTP client transport that speaks MCP 2026-07-28 to a server that
@@ -46,16 +32,25 @@ const anonymous: ModernClient = { capabilities: {}, paramHeaders: () => undefine
  * request carries the envelope (with `client.capabilities`) and the `MCP-Protocol-Version` /
  * `Mcp-Method` / `Mcp-Name` headers — a `tools/call` also the `Mcp-Param-*` headers of the tool's
  * `x-mcp-header` declarations (`client.paramHeaders`) — and `notifications/initialized` and the
- * notification stream (GET) are answered here (the stateless era has neither). Any other answer to the probe (an error, 404, a non-JSON body) keeps the
- * legacy era: the `initialize` goes as it was. One instance per connection; a reconnect makes a
- * new one and negotiates again.
+ * notification stream (GET) are answered here (the stateless era has neither). Any other answer
+ * to the probe (an error, 404, a non-JSON body) keeps the legacy era: the `initialize` goes as it
+ * was — unless `protocol` is `'2026-07-28'`, when the fetch rejects with {@link ModernEraRefused}.
+ * One instance per connection; a reconnect makes a new one and negotiates again. (The message-level
+ * parts, shared with stdio, are in `modern-era.ts`.)
  */
-export function eraNegotiatingFetch(base: Fetch, client: ModernClient = anonymous): Fetch {
+export function eraNegotiatingFetch(
+  base: Fetch,
+  { client = anonymous, protocol = 'auto' }: EraNegotiation = {},
+): Fetch {
   let modern = false;
   return async (input, init) => {
     const body = typeof init?.body === 'string' ? parseRequest(init.body) : undefined;
     if (body?.method === 'initialize' && body.id !== undefined) {
-      const discovered = await discover(base, input, init, body, client);
+      const discovered = await discover(
+        { base, input, init, id: body.id },
+        client,
+        protocol === modernRevision,
+      );
       if (discovered === undefined) return base(input, init);
       modern = true;
       return json({ jsonrpc: '2.0', id: body.id, result: initializeResult(discovered) });
@@ -70,42 +65,47 @@ export function eraNegotiatingFetch(base: Fetch, client: ModernClient = anonymou
   };
 }
 
-/** The `server/discover` result when the server offers 2026-07-28, else undefined (legacy). */
+/** Where the probe goes: the fetch, URL and init of the client's `initialize`, and its id. */
+interface ProbeTarget {
+  base: Fetch;
+  input: Parameters<Fetch>[0];
+  init: RequestInit | undefined;
+  id: string | number;
+}
+
+/**
+ * The `server/discover` result when the server offers 2026-07-28, else undefined (legacy); when
+ * `required`, a server that does not offer it fails with {@link ModernEraRefused} (and a fault
+ * reaching it with its own error).
+ */
 async function discover(
-  base: Fetch,
-  input: Parameters<Fetch>[0],
-  init: RequestInit | undefined,
-  initialize: JsonRpcRequest,
+  { base, input, init, id }: ProbeTarget,
   client: ModernClient,
+  required: boolean,
 ): Promise<Record<string, unknown> | undefined> {
-  const probe: JsonRpcRequest = { jsonrpc: '2.0', id: initialize.id!, method: 'server/discover', params: {} };
+  const probe = discoverRequest(id, client);
+  let answer: JsonRpcAnswer | undefined;
   // A server may refuse the first with UnsupportedProtocolVersion naming what it supports: when that
   // names 2026-07-28, the probe is sent once more (the revision's version negotiation), else legacy.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     let response: Response;
     try {
       response = await base(input, modernInit(init ?? {}, probe, client));
-    } catch {
+    } catch (error) {
+      if (required) throw error;
       return undefined; // the initialize will meet the same fault and report it
     }
     const text = await response.text().catch(() => '');
-    const message = parseResponse(text, response.headers.get('content-type') ?? '');
-    if (message?.error?.code === unsupportedVersionCode && supports(message.error.data)) continue;
-    if (!response.ok) return undefined;
-    const result = message?.result as Record<string, unknown> | undefined;
-    const versions = result?.supportedVersions;
-    return Array.isArray(versions) && versions.includes(modernRevision) ? result : undefined;
+    answer = parseResponse(text, response.headers.get('content-type') ?? '');
+    const verdict = discoverVerdict(answer);
+    if (verdict.kind === 'again') continue;
+    if (verdict.kind === 'modern' && response.ok) return verdict.discovered;
+    if (!required) return undefined;
+    const status = response.ok ? '' : `HTTP ${response.status}: `;
+    throw new ModernEraRefused(`${status}${describeDiscoverAnswer(answer)}`);
   }
+  if (required) throw new ModernEraRefused(describeDiscoverAnswer(answer));
   return undefined;
-}
-
-/** The revision's UnsupportedProtocolVersionError. */
-const unsupportedVersionCode = -32022;
-
-/** True when an UnsupportedProtocolVersionError's data lists 2026-07-28 among what the server supports. */
-function supports(data: unknown): boolean {
-  const supported = (data as { supported?: unknown } | undefined)?.supported;
-  return Array.isArray(supported) && supported.includes(modernRevision);
 }
 
 /** The request as the stateless era sends it: the envelope in `_meta`, the headers naming it. */
@@ -123,15 +123,7 @@ function modernInit(init: RequestInit, request: JsonRpcRequest, client: ModernCl
   }
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   if (!headers.has('accept')) headers.set('accept', 'application/json, text/event-stream');
-  const meta = {
-    [envelopeKeys.protocolVersion]: modernRevision,
-    [envelopeKeys.clientInfo]: { name: 'toolgate', version: packageVersion },
-    [envelopeKeys.clientCapabilities]: client.capabilities,
-    ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}),
-  };
-  const isNotification = request.id === undefined;
-  const params = isNotification ? request.params : { ...request.params, _meta: meta };
-  return { ...init, method: 'POST', headers, body: JSON.stringify({ ...request, params }) };
+  return { ...init, method: 'POST', headers, body: JSON.stringify(withEnvelope(request, client)) };
 }
 
 /** Which field of a request's params the `Mcp-Name` header mirrors (2026-07-28, SEP-2243). */
@@ -146,20 +138,6 @@ function mcpName(request: JsonRpcRequest): string | undefined {
   const field = Object.hasOwn(nameSources, request.method) ? nameSources[request.method] : undefined;
   const value = field === undefined ? undefined : request.params?.[field];
   return typeof value === 'string' ? headerValue(value) : undefined;
-}
-
-function initializeResult(discovered: Record<string, unknown>): Record<string, unknown> {
-  const meta = discovered._meta as Record<string, unknown> | undefined;
-  const serverInfo = (meta?.[envelopeKeys.serverInfo] as Record<string, unknown> | undefined) ?? {
-    name: 'unnamed',
-    version: '0',
-  };
-  return {
-    protocolVersion: legacyRevision,
-    capabilities: discovered.capabilities ?? {},
-    serverInfo,
-    ...(typeof discovered.instructions === 'string' ? { instructions: discovered.instructions } : {}),
-  };
 }
 
 function parseRequest(text: string): JsonRpcRequest | undefined {

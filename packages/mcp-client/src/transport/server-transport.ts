@@ -4,10 +4,13 @@ import { messageOf } from '@toolgate/core';
 import type { ParamHeader } from '@toolgate/core/internal';
 import { formatBytes, type ResolvedLimits } from '../limits.js';
 import { isStdioConfig, type McpServerConfig } from '../server-config.js';
+import { defaultTimeoutMs } from '../timeouts.js';
 import { capErrorText } from './error-text.js';
 import { BatchTooLarge, limitedFetch } from './limited-fetch.js';
+import type { ModernClient } from './modern-era.js';
 import { eraNegotiatingFetch } from './modern-fetch.js';
 import { clientCapabilities } from './server-requests.js';
+import { StdioErasTransport } from './stdio-eras.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /** What {@link serverTransport} reports, and asks of its connection. */
@@ -22,22 +25,33 @@ export interface TransportHooks {
  * The SDK transport to one server, held to its limits: over stdio, a child in its own process group
  * (killed on close and on timeout, its children with it) whose stdout lines may not pass
  * `maxMessageBytes`; over HTTP, a fetch that cuts off an oversized message or batch unread and
- * tells `onFault` why (the session is then to be dropped), speaking MCP 2026-07-28 to a server
- * that offers it (with the config's client capabilities and each tool's `Mcp-Param-*` headers).
+ * tells `onFault` why (the session is then to be dropped). The era is the config's `protocol`:
+ * over stdio 2025-11-25 unless it says `'auto'` or `'2026-07-28'` (then `StdioErasTransport`);
+ * over HTTP negotiated unless it says `'2025-11-25'` (`eraNegotiatingFetch`). In 2026-07-28 the
+ * client declares the config's capabilities, and over HTTP sends each tool's `Mcp-Param-*` headers.
  */
 export function serverTransport(
   config: McpServerConfig,
   limits: ResolvedLimits,
   hooks: TransportHooks,
 ): Transport {
+  const client: ModernClient = { capabilities: clientCapabilities(config), paramHeaders: hooks.paramHeaders };
   if (isStdioConfig(config)) {
-    return new ProcessGroupStdioTransport({
+    const process = {
       command: config.command,
       args: config.args ?? [],
       ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
       // The stream is refused once one line (with the rest of the chunk being read) passes this.
       maxBufferSize: limits.maxMessageBytes,
+    };
+    const protocol = config.protocol ?? '2025-11-25';
+    if (protocol === '2025-11-25') return new ProcessGroupStdioTransport(process);
+    return new StdioErasTransport({
+      process,
+      protocol,
+      client,
+      probeTimeoutMs: config.timeoutMs ?? defaultTimeoutMs,
     });
   }
   const headers = config.headers;
@@ -53,13 +67,10 @@ export function serverTransport(
     },
     config.fetch,
   );
-  // MCP 2026-07-28 with a server that offers it, else 2025-11-25 (see eraNegotiatingFetch)
+  const protocol = config.protocol ?? 'auto';
   return new StreamableHTTPClientTransport(new URL(config.url), {
     ...(headers ? { requestInit: { headers } } : {}),
-    fetch: eraNegotiatingFetch(fetch, {
-      capabilities: clientCapabilities(config),
-      paramHeaders: hooks.paramHeaders,
-    }),
+    fetch: protocol === '2025-11-25' ? fetch : eraNegotiatingFetch(fetch, { client, protocol }),
   });
 }
 

@@ -15,7 +15,7 @@ import { outputSchemasNotValidated } from '../tools/output-validator.js';
 import { NotificationGuard, TokenBucket } from './notification-guard.js';
 import { answeringWithDefaults, askingRequests, clientCapabilities } from './server-requests.js';
 import { serverTransport, stdioFault } from './server-transport.js';
-import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { serverProcess } from './stdio-eras.js';
 
 /** One session of an {@link McpConnection}: an SDK client on its transport, and what it saw go wrong. */
 export interface Session {
@@ -83,8 +83,9 @@ export function newSession(config: McpServerConfig, limits: ResolvedLimits, hook
   session.transport = transport;
   const bucket = new TokenBucket(limits.maxNotificationsPerSecond);
   const guarded = new NotificationGuard(transport, bucket);
-  if (transport instanceof ProcessGroupStdioTransport) {
-    transport.stderr.on('data', (chunk: Buffer) => {
+  const child = serverProcess(transport);
+  if (child) {
+    child.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       session.stderr = (session.stderr + text).slice(-stderrTail);
       if (isStdioConfig(config)) config.onStderr?.(text);

@@ -18,6 +18,7 @@ export interface ProcessGroupStdioOptions {
 
 const posix = process.platform !== 'win32';
 const graceMs = 2000;
+const disposeGraceMs = 1000;
 
 const settledWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
@@ -116,7 +117,19 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /** Ends stdin, gives the server 2 s to exit, then SIGTERM and SIGKILL; its group is killed in the end. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return this.#stop(graceMs);
+  }
+
+  /**
+   * Stops a server that was only asked `server/discover` (the probe of `protocol: 'auto'`): stdin
+   * ended and SIGTERM at once, SIGKILL after 1 s; its group is killed in the end.
+   */
+  dispose(): Promise<void> {
+    return this.#stop(0);
+  }
+
+  async #stop(exitWithinMs: number): Promise<void> {
     const child = this.#process;
     if (child) {
       this.#process = undefined;
@@ -129,10 +142,10 @@ export class ProcessGroupStdioTransport implements Transport {
       } catch {
         // the pipe is already gone
       }
-      await settledWithin(closed, graceMs);
+      if (exitWithinMs > 0) await settledWithin(closed, exitWithinMs);
       if (child.exitCode === null && child.signalCode === null) {
         this.#killGroup('SIGTERM');
-        await settledWithin(closed, graceMs);
+        await settledWithin(closed, exitWithinMs > 0 ? graceMs : disposeGraceMs);
       }
       this.#killGroup('SIGKILL');
     }
