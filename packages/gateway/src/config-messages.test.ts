@@ -111,7 +111,7 @@ ledger: ./pinned.ledger.jsonl
 `,
     );
     await expect(Gateway.start(await loadConfig(path, {}), { log: () => undefined })).rejects.toThrow(
-      /MCP server "old" failed during starting it: it does not offer MCP 2026-07-28[\s\S]*Check servers\.old\.protocol in .*pinned\.yaml: the upstream does not serve MCP 2026-07-28/,
+      /MCP server "old" failed during starting it: it does not offer MCP 2026-07-28[\s\S]*set protocol to 'auto' \(or leave it out\) to speak the revision it serves \(servers\.old\.protocol in .*pinned\.yaml\)$/,
     );
     expect(existsSync(join(place.dir, 'pinned.ledger.jsonl'))).toBe(false);
   });

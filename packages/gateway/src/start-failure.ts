@@ -10,7 +10,7 @@ import type { GatewayConfig } from './config-types.js';
  * transport's words (`write EPIPE`, `Connection closed`). An HTTP upstream that refused the
  * gateway's credentials (401, 403) is told to be given the ones it takes; a failure to get it an
  * access token is left as it is, for its message names the `oauth` key to check already. An
- * upstream that does not offer the MCP revision its `protocol` demands is told to check that key.
+ * upstream that does not offer the MCP revision its `protocol` demands is told which key that is.
  */
 export function startFailure(config: GatewayConfig, error: unknown): unknown {
   if (!ToolgateError.is(error) || !/failed during starting it|did not answer starting it/.test(error.message))
@@ -21,8 +21,8 @@ export function startFailure(config: GatewayConfig, error: unknown): unknown {
   if (causesOf(error).some((cause) => cause instanceof ModernEraRefused)) {
     return new ToolgateError(
       error.code,
-      `${error.message}. Check servers.${server.name}.protocol in ${config.source}: the upstream does not ` +
-        'serve MCP 2026-07-28; set it to auto (2026-07-28 when offered, else 2025-11-25) or leave it out',
+      // the resolver's words already say what to set; the gateway adds where
+      `${error.message} (servers.${server.name}.protocol in ${config.source})`,
       { cause: error },
     );
   }
