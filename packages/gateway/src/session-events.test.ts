@@ -6,7 +6,7 @@ import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from './serve-http.js';
 import { sessionEventStore } from './session-events.js';
-import { changingServer, scratch, tokens } from './testing-fixtures/gateway.js';
+import { agentNoteConfig, scratch, tokens } from './testing-fixtures/gateway.js';
 
 const note = (id: number, text: string): JSONRPCMessage => ({
   jsonrpc: '2.0',
@@ -106,22 +106,7 @@ describe('a 2025-11-25 client resumes a broken stream through the gateway', { ti
   let endpoint: GatewayHttpEndpoint;
   beforeAll(async () => {
     const config = join(place.dir, 'gateway.yaml');
-    writeFileSync(
-      config,
-      `servers:
-  mine:
-    command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(changingServer)}]
-    prefix: mine
-clients:
-  agent: { token_env: AGENT_TOKEN, tools: ["mine__note"] }
-policy:
-  default: allow
-  rules: []
-ledger: ./gateway.ledger.jsonl
-durability: none
-`,
-    );
+    writeFileSync(config, agentNoteConfig());
     const env = { AGENT_TOKEN: tokens.agent };
     gateway = await Gateway.start(await loadConfig(config, env), { log: () => {} });
     endpoint = await serveGatewayHttp(gateway, { port: 0, env });

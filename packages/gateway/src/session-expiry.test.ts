@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from './serve-http.js';
-import { changingServer, scratch, tokens } from './testing-fixtures/gateway.js';
+import { agentNoteConfig, scratch, tokens } from './testing-fixtures/gateway.js';
 
 const headers = {
   authorization: `Bearer ${tokens.agent}`,
@@ -50,22 +50,7 @@ describe('HTTP sessions dropped without DELETE', { timeout: 120_000 }, () => {
   let endpoint: GatewayHttpEndpoint;
   beforeAll(async () => {
     const config = join(place.dir, 'gateway.yaml');
-    writeFileSync(
-      config,
-      `servers:
-  mine:
-    command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(changingServer)}]
-    prefix: mine
-clients:
-  agent: { token_env: AGENT_TOKEN, tools: ["mine__note"] }
-policy:
-  default: allow
-  rules: []
-ledger: ./gateway.ledger.jsonl
-durability: none
-`,
-    );
+    writeFileSync(config, agentNoteConfig());
     const env = { AGENT_TOKEN: tokens.agent };
     gateway = await Gateway.start(await loadConfig(config, env), { log: () => {} });
     endpoint = await serveGatewayHttp(gateway, { port: 0, env, sessionIdleMs: 1_000 });

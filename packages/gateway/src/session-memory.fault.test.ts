@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  changingServer,
+  agentNoteConfig,
   cliPath,
   connectHttp,
   eventually,
@@ -125,25 +125,7 @@ describe('HTTP sessions dropped without DELETE, in the heap of a gateway process
   beforeAll(async () => {
     if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build the gateway first`);
     const config = join(place.dir, 'gateway.yaml');
-    writeFileSync(
-      config,
-      `servers:
-  mine:
-    command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(changingServer)}]
-    prefix: mine
-clients:
-  agent: { token_env: AGENT_TOKEN, tools: ["mine__note"] }
-http:
-  session_idle_ms: 3000
-  max_sessions_per_client: 1000
-policy:
-  default: allow
-  rules: []
-ledger: ./gateway.ledger.jsonl
-durability: none
-`,
-    );
+    writeFileSync(config, agentNoteConfig('  session_idle_ms: 3000\n  max_sessions_per_client: 1000\n'));
     gateway = await startProbedGateway(config);
   }, 120_000);
   afterAll(async () => {

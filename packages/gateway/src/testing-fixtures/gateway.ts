@@ -47,6 +47,27 @@ export function scratch(): { dir: string; workspace: string; remove: () => void 
 /** Tokens for the HTTP clients (long enough for the gateway's check). */
 export const tokens = { desktop: 'desktop-token-0123456789abcdef', agent: 'agent-token-0123456789abcdef' };
 
+/**
+ * A configuration of the changing server alone (prefix `mine`) for one HTTP client, `agent`
+ * (`AGENT_TOKEN`, {@link tokens}.agent), granted `mine__note`: allow-all policy, a ledger without
+ * fsync. `http` is the body of an `http:` section, when the test needs one.
+ */
+export function agentNoteConfig(http = ''): string {
+  return `servers:
+  mine:
+    command: ${JSON.stringify(process.execPath)}
+    args: [${JSON.stringify(changingServer)}]
+    prefix: mine
+clients:
+  agent: { token_env: AGENT_TOKEN, tools: ["mine__note"] }
+${http === '' ? '' : `http:\n${http}`}policy:
+  default: allow
+  rules: []
+ledger: ./gateway.ledger.jsonl
+durability: none
+`;
+}
+
 /** The test configuration: filesystem, everything and our changing server behind two clients. */
 export function configText(workspace: string, extra = ''): string {
   const node = JSON.stringify(process.execPath);
