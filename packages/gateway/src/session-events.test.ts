@@ -6,7 +6,13 @@ import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from './serve-http.js';
 import { sessionEventStore } from './session-events.js';
-import { agentNoteConfig, scratch, tokens } from './testing-fixtures/gateway.js';
+import {
+  agentHeaders,
+  agentNoteConfig,
+  initializeSession,
+  scratch,
+  tokens,
+} from './testing-fixtures/gateway.js';
 
 const note = (id: number, text: string): JSONRPCMessage => ({
   jsonrpc: '2.0',
@@ -63,12 +69,6 @@ describe('sessionEventStore', () => {
   });
 });
 
-const headers = {
-  authorization: `Bearer ${tokens.agent}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
 /** Reads SSE events off a response until `done` says enough, then lets the stream go. */
 async function readEvents(
   response: Response,
@@ -118,30 +118,14 @@ describe('a 2025-11-25 client resumes a broken stream through the gateway', { ti
   });
 
   it('opens a call stream with an event id and a retry time, and replays the answer after it on GET', async () => {
-    const opened = await fetch(endpoint.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'resumer', version: '1' },
-        },
-      }),
-    });
-    await opened.text();
-    const session = opened.headers.get('mcp-session-id')!;
-    expect(session).toBeTruthy();
+    const session = await initializeSession(endpoint.url, '2025-11-25', 'resumer');
 
     // the call's stream: only its first event is read, then the client goes away
     const call = new AbortController();
     const posted = await fetch(endpoint.url, {
       method: 'POST',
       // the SDK primes only the streams of a client of 2025-11-25 or later (older ones cannot take empty data)
-      headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      headers: { ...agentHeaders, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 7,
@@ -158,7 +142,7 @@ describe('a 2025-11-25 client resumes a broken stream through the gateway', { ti
 
     const resumed = await fetch(endpoint.url, {
       method: 'GET',
-      headers: { ...headers, 'mcp-session-id': session, 'last-event-id': priming!.id! },
+      headers: { ...agentHeaders, 'mcp-session-id': session, 'last-event-id': priming!.id! },
     });
     expect(resumed.status).toBe(200);
     const events = await readEvents(resumed, (seen) => seen.some((event) => event.data.includes('"id":7')));
@@ -171,7 +155,7 @@ describe('a 2025-11-25 client resumes a broken stream through the gateway', { ti
     // an event the session never sent is refused, not answered with an empty stream
     const unknown = await fetch(endpoint.url, {
       method: 'GET',
-      headers: { ...headers, 'mcp-session-id': session, 'last-event-id': 'no-such-stream_0' },
+      headers: { ...agentHeaders, 'mcp-session-id': session, 'last-event-id': 'no-such-stream_0' },
     });
     await unknown.text();
     expect(unknown.status).toBeGreaterThanOrEqual(400);

@@ -4,40 +4,19 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config-load.js';
 import { Gateway } from './gateway.js';
 import { type GatewayHttpEndpoint, serveGatewayHttp } from './serve-http.js';
-import { agentNoteConfig, scratch, tokens } from './testing-fixtures/gateway.js';
-
-const headers = {
-  authorization: `Bearer ${tokens.agent}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
-/** Opens a session with a bare initialize (no GET stream, never DELETE); returns its id. */
-async function initialize(url: string): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'dropper', version: '1' },
-      },
-    }),
-  });
-  await response.text();
-  expect(response.status).toBe(200);
-  return response.headers.get('mcp-session-id')!;
-}
+import {
+  agentHeaders,
+  agentNoteConfig,
+  initializeSession,
+  scratch,
+  tokens,
+} from './testing-fixtures/gateway.js';
 
 /** The HTTP status of a ping on the session. */
 async function ping(url: string, session: string): Promise<number> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { ...headers, 'mcp-session-id': session },
+    headers: { ...agentHeaders, 'mcp-session-id': session },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
   await response.text();
@@ -68,16 +47,16 @@ describe('HTTP sessions dropped without DELETE', { timeout: 120_000 }, () => {
     const stream = new AbortController();
     let held = '';
     for (let attempt = 0; attempt < 50 && !held; attempt++) {
-      const candidate = await initialize(url);
+      const candidate = await initializeSession(url, '2025-06-18', 'dropper');
       const open = await fetch(url, {
-        headers: { ...headers, 'mcp-session-id': candidate },
+        headers: { ...agentHeaders, 'mcp-session-id': candidate },
         signal: stream.signal,
       });
       if (open.status === 200) held = candidate;
       else expect(open.status).toBe(404);
     }
     expect(held).not.toBe('');
-    const dropped = await initialize(url);
+    const dropped = await initializeSession(url, '2025-06-18', 'dropper');
     // The held session is older than the dropped one: were it idle by the sweep's measure, it would go first.
     await vi.waitFor(() => expect(endpoint.sessions()).toBe(1), { timeout: 60_000, interval: 50 });
     expect(await ping(url, dropped)).toBe(404);

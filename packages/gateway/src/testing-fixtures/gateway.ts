@@ -68,6 +68,34 @@ durability: none
 `;
 }
 
+/** The headers of a raw streamable HTTP request by the `agent` client of {@link agentNoteConfig}. */
+export const agentHeaders = {
+  authorization: `Bearer ${tokens.agent}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** Opens a 2025-era HTTP session with a bare `initialize` (no GET stream, no DELETE); returns its id. */
+export async function initializeSession(url: string, protocolVersion: string, name: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: agentHeaders,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name, version: '1' } },
+    }),
+  });
+  await response.text();
+  const session = response.headers.get('mcp-session-id');
+  if (response.status !== 200 || session === null)
+    throw new Error(
+      `initialize answered HTTP ${response.status}${session === null ? ', no session id' : ''}`,
+    );
+  return session;
+}
+
 /** The test configuration: filesystem, everything and our changing server behind two clients. */
 export function configText(workspace: string, extra = ''): string {
   const node = JSON.stringify(process.execPath);
